@@ -1,0 +1,3 @@
+"""chargen: seed-reproducible tabletop RPG characters and printable sheets."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,34 @@
+"""The errors a user can cause. The CLI prints them as one ``Error: ...`` line."""
+
+from __future__ import annotations
+
+
+class ChargenError(Exception):
+    """Base of every error caused by input: rules files, options, characters."""
+
+
+class DiceError(ChargenError):
+    """Malformed or oversized dice notation."""
+
+
+class TooManyRolls(ChargenError):
+    """A roll budget was exhausted: a rule could make rolling unbounded."""
+
+
+class RulesError(ChargenError):
+    """A rules module or overlay is invalid; carries every problem found."""
+
+    def __init__(self, problems: list[str]):
+        self.problems = list(problems)
+        first = self.problems[0] if self.problems else "invalid rules"
+        more = len(self.problems) - 1
+        suffix = f" (and {more} more problem{'s' if more != 1 else ''}; run 'chargen rules check')" if more else ""
+        super().__init__(first + suffix)
+
+
+class CharacterError(ChargenError):
+    """A saved character document is invalid."""
+
+
+class OutputError(ChargenError):
+    """An output folder or file cannot be written as asked."""

@@ -1,0 +1,204 @@
+"""Validating rules data: a cursor over YAML values that collects problems.
+
+Each problem reads ``file:line: key.path: what is wrong (what is allowed)``.
+A builder walks the data with :class:`Cursor`; a bad value records a problem
+and yields ``None`` so the walk goes on and reports every problem at once.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+
+from chargen import dice as dicemod
+from chargen.errors import DiceError, RulesError
+from chargen.rules.yamlio import Located
+
+SOURCES = ("seed", "rq2-reference", "default")
+MAX_INT = 1_000_000
+
+
+def dotted(path: tuple) -> str:
+    out = ""
+    for p in path:
+        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
+    return out or "(top level)"
+
+
+class Problems:
+    def __init__(self) -> None:
+        self.items: list[str] = []
+
+    def add(self, doc: Located, path: tuple, message: str) -> None:
+        line = doc.line(path)
+        where = f"{doc.file}:{line}" if line else doc.file
+        self.items.append(f"{where}: {dotted(path)}: {message}")
+
+    def raise_if_any(self) -> None:
+        if self.items:
+            raise RulesError(self.items)
+
+
+class Cursor:
+    """A value at ``path`` in ``doc``, with typed accessors that record problems."""
+
+    __slots__ = ("doc", "path", "value", "problems")
+
+    def __init__(self, doc: Located, path: tuple, value: object, problems: Problems):
+        self.doc, self.path, self.value, self.problems = doc, path, value, problems
+
+    @classmethod
+    def root(cls, doc: Located, problems: Problems) -> Cursor:
+        return cls(doc, (), doc.data, problems)
+
+    def fail(self, message: str) -> None:
+        self.problems.add(self.doc, self.path, message)
+        return None
+
+    def child(self, key: str | int) -> Cursor:
+        value = self.value.get(key) if isinstance(self.value, dict) else None
+        return Cursor(self.doc, self.path + (key,), value, self.problems)
+
+    def __getitem__(self, key: str | int) -> Cursor:
+        return self.child(key)
+
+    @property
+    def present(self) -> bool:
+        return self.value is not None
+
+    # -- containers ---------------------------------------------------------
+
+    def mapping(self, required: tuple[str, ...] = (), optional: tuple[str, ...] = ()) -> bool:
+        """Check this is a mapping with exactly the allowed keys; report each misfit."""
+        if not isinstance(self.value, dict):
+            self.fail(f"expected a mapping, got {_kind(self.value)}")
+            return False
+        ok = True
+        allowed = set(required) | set(optional)
+        for key in self.value:
+            if key not in allowed:
+                ok = False
+                Cursor(self.doc, self.path + (key,), None, self.problems).fail(
+                    f"unknown key (allowed: {', '.join(sorted(allowed)) or 'none'})")
+        for key in required:
+            if key not in self.value:
+                ok = False
+                self.fail(f"missing key '{key}'")
+        return ok
+
+    def items(self) -> Iterator[tuple[str, Cursor]]:
+        if not isinstance(self.value, dict):
+            self.fail(f"expected a mapping, got {_kind(self.value)}")
+            return
+        for key, value in self.value.items():
+            yield key, Cursor(self.doc, self.path + (key,), value, self.problems)
+
+    def list(self, min_items: int = 0) -> list[Cursor]:
+        if not isinstance(self.value, list):
+            self.fail(f"expected a list, got {_kind(self.value)}")
+            return []
+        if len(self.value) < min_items:
+            self.fail(f"expected at least {min_items} item{'s' if min_items != 1 else ''}, got {len(self.value)}")
+        return [Cursor(self.doc, self.path + (i,), v, self.problems) for i, v in enumerate(self.value)]
+
+    # -- scalars ------------------------------------------------------------
+
+    def int(self, lo: int = -MAX_INT, hi: int = MAX_INT) -> int | None:
+        v = self.value
+        if isinstance(v, bool) or not isinstance(v, int):
+            return self.fail(f"expected a whole number, got {_kind(v)}")
+        if not lo <= v <= hi:
+            return self.fail(f"{_short(v)} is out of range (expected {lo} to {hi})")
+        return v
+
+    def number(self, lo: float = 0, hi: float = MAX_INT) -> float | None:
+        v = self.value
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or (isinstance(v, float) and not math.isfinite(v)):
+            return self.fail(f"expected a number, got {_kind(v)}")
+        if not lo <= v <= hi:
+            return self.fail(f"{_short(v)} is out of range (expected {lo} to {hi})")
+        return v
+
+    def str(self, max_len: int = 200) -> str | None:
+        v = self.value
+        if not isinstance(v, str) or not v.strip():
+            return self.fail(f"expected text, got {_kind(v)}")
+        if len(v) > max_len:
+            return self.fail(f"text is {len(v)} characters long (at most {max_len})")
+        return v
+
+    def bool(self) -> bool | None:
+        if not isinstance(self.value, bool):
+            return self.fail(f"expected true or false, got {_kind(self.value)}")
+        return self.value
+
+    def ident(self) -> str | None:
+        v = self.value
+        if not isinstance(v, str) or not v or not all(c.isascii() and (c.isalnum() or c == "_") for c in v) or not v[0].isalpha() or v != v.lower():
+            return self.fail(f"expected an id of lower-case letters, digits and '_', got {_short(v)}")
+        if len(v) > 60:
+            return self.fail("id is longer than 60 characters")
+        return v
+
+    def one_of(self, choices: tuple | list) -> str | None:
+        if self.value not in choices:
+            return self.fail(f"{_short(self.value)} is not one of: {', '.join(map(str, choices))}")
+        return self.value
+
+    def source(self) -> str | None:
+        if self.value is None:
+            return self.fail(f"missing 'source' (one of: {', '.join(SOURCES)})")
+        return self.one_of(SOURCES)
+
+    def dice(self) -> dicemod.Dice | None:
+        v = self.value
+        if isinstance(v, bool) or not isinstance(v, (str, int)):
+            return self.fail(f"expected dice notation such as '3D6', got {_kind(v)}")
+        try:
+            return dicemod.parse(v)
+        except DiceError as e:
+            return self.fail(str(e))
+
+    def ref(self, known: dict | set | list, what: str) -> str | None:
+        """An id that must name one of ``known``."""
+        if not isinstance(self.value, str) or self.value not in known:
+            names = ", ".join(sorted(map(str, known))) if len(known) <= 12 else ", ".join(sorted(map(str, known))[:12]) + ", ..."
+            return self.fail(f"unknown {what} {_short(self.value)} (expected one of: {names})")
+        return self.value
+
+
+def _kind(v: object) -> str:
+    if v is None:
+        return "nothing"
+    if isinstance(v, bool):
+        return f"'{v}' (true/false)"
+    if isinstance(v, (int, float)):
+        return f"the number {_short(v)}"
+    if isinstance(v, str):
+        return f"the text {_short(v)}"
+    if isinstance(v, list):
+        return "a list"
+    if isinstance(v, dict):
+        return "a mapping"
+    return type(v).__name__
+
+
+def _short(v: object) -> str:
+    text = repr(v)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def check_unique(cursors: list[Cursor], key: str, what: str) -> dict[str, Cursor]:
+    """Map each entry's ``key`` to its cursor; report duplicate and missing ids."""
+    seen: dict[str, Cursor] = {}
+    for c in cursors:
+        ident = c[key].ident() if isinstance(c.value, dict) and key in c.value else None
+        if ident is None:
+            if not (isinstance(c.value, dict) and key in c.value):
+                c.fail(f"missing key '{key}'")
+            continue
+        if ident in seen:
+            c[key].fail(f"duplicate {what} id '{ident}' (first at {dotted(seen[ident].path)})")
+            continue
+        seen[ident] = c
+    return seen

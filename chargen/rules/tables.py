@@ -1,0 +1,183 @@
+"""The two table shapes the rules use, parsed and validated from YAML.
+
+* :class:`Banded` - a value by characteristic (or hit-point) band, with the
+  seed's "each +N" extension: past the last band, ``add`` is added again for
+  every further ``every`` points.
+* :class:`DieRanges` - rows that partition the faces of one die (1D20 hit
+  locations, D100 backgrounds). On a D100, "00" is 100.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from chargen import dice as dicemod
+from chargen.rules.check import Cursor
+
+T = TypeVar("T")
+
+_RANGE = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+)|(\+))?\s*$")
+
+
+@dataclass(frozen=True, slots=True)
+class Band(Generic[T]):
+    low: int
+    high: int | None  # None: open-ended ("20+")
+    value: T
+
+
+@dataclass(frozen=True, slots=True)
+class Banded(Generic[T]):
+    bands: tuple[Band[T], ...]
+    every: int = 0
+    add: T | None = None
+
+    def lookup(self, x: int) -> T:
+        first = self.bands[0]
+        if x < first.low:
+            return first.value
+        for band in self.bands:
+            if band.high is None or x <= band.high:
+                return band.value
+        last = self.bands[-1]
+        if not self.every:
+            return last.value
+        steps = -(-(x - last.high) // self.every)  # ceil
+        return _add(last.value, self.add, steps)
+
+
+def _add(value, add, steps: int):
+    if isinstance(value, dicemod.Dice):
+        return value + add.times(steps)
+    return value + add * steps
+
+
+def parse_range(text: object, die: int | None = None) -> tuple[int, int | None] | None:
+    """``"1-4"`` -> (1, 4); ``12`` -> (12, 12); ``"20+"`` -> (20, None); ``"00"`` on a D100 -> (100, 100)."""
+    if isinstance(text, bool):
+        return None
+    if isinstance(text, int):
+        text = str(text)
+    if not isinstance(text, str):
+        return None
+    m = _RANGE.match(text)
+    if not m:
+        return None
+    low = _face(m.group(1), die)
+    if m.group(3):
+        return (low, None)
+    high = _face(m.group(2), die) if m.group(2) else low
+    return (low, high)
+
+
+def _face(digits: str, die: int | None) -> int:
+    value = int(digits)
+    if die == 100 and value == 0:
+        return 100
+    return value
+
+
+def banded(c: Cursor, value_kind: str = "int", lo: int = -1000, hi: int = 1000,
+           extra: tuple[str, ...] = ()) -> Banded | None:
+    """Read ``{bands: {range: value, ...}, each: {every, add}}`` at ``c``; ``extra`` keys are the caller's."""
+    if not c.mapping(required=("bands",), optional=("each", "source") + extra):
+        return None
+    bands: list[Band] = []
+    ok = True
+    previous_high: int | None = 0
+    for key, vc in c["bands"].items():
+        r = parse_range(key)
+        if r is None:
+            vc.fail(f"band {key!r} is not a range (expected '1-4', '12' or '20+')")
+            ok = False
+            continue
+        low, high = r
+        if high is not None and high < low:
+            vc.fail(f"band {key!r} runs backwards")
+            ok = False
+        if previous_high is None:
+            vc.fail(f"band {key!r} follows an open-ended band")
+            ok = False
+        elif bands and low != previous_high + 1:
+            kind = "overlaps the band before it" if low <= previous_high else f"leaves a gap after {previous_high}"
+            vc.fail(f"band {key!r} {kind} (bands must be consecutive)")
+            ok = False
+        value = _value(vc, value_kind, lo, hi)
+        if value is None:
+            ok = False
+        bands.append(Band(low, high, value))
+        previous_high = high
+    if not bands:
+        c["bands"].fail("expected at least one band")
+        return None
+    every, add = 0, None
+    if c["each"].present:
+        each = c["each"]
+        if each.mapping(required=("every", "add")):
+            every = each["every"].int(1, 1000)
+            add = _value(each["add"], value_kind, lo, hi)
+            if bands[-1].high is None:
+                each.fail("an open-ended last band cannot continue with 'each'")
+                ok = False
+        ok = ok and every is not None and add is not None
+    return Banded(tuple(bands), every or 0, add) if ok else None
+
+
+def _value(c: Cursor, kind: str, lo: int, hi: int):
+    if kind == "dice":
+        return c.dice()
+    return c.int(lo, hi)
+
+
+@dataclass(frozen=True, slots=True)
+class DieRanges(Generic[T]):
+    die: int
+    rows: tuple[tuple[int, int, T], ...]
+
+    def lookup(self, face: int) -> T:
+        for low, high, value in self.rows:
+            if low <= face <= high:
+                return value
+        raise ValueError(f"face {face} outside 1..{self.die}")
+
+
+def check_partition(c: Cursor, die: int, ranges: list[tuple[Cursor, tuple[int, int] | None]], what: str) -> bool:
+    """Report overlaps, gaps and faces outside the die; True when the ranges partition 1..die."""
+    ok = True
+    covered: dict[int, Cursor] = {}
+    for rc, r in ranges:
+        if r is None:
+            ok = False
+            continue
+        low, high = r
+        if low < 1 or high > die or high < low:
+            rc.fail(f"range {low}-{high} falls outside the die (1 to {die})")
+            ok = False
+            continue
+        for face in range(low, high + 1):
+            if face in covered:
+                rc.fail(f"range {low}-{high} overlaps another {what} row at {face}")
+                ok = False
+                break
+            covered[face] = rc
+    missing = [f for f in range(1, die + 1) if f not in covered]
+    if missing and ok:
+        c.fail(f"{what} rows leave {_faces(missing)} of the 1D{die} unassigned (rows must cover 1 to {die})")
+        ok = False
+    return ok
+
+
+def _faces(faces: list[int]) -> str:
+    if len(faces) == 1:
+        return f"face {faces[0]}"
+    return f"faces {faces[0]}..{faces[-1]}" if faces[-1] - faces[0] + 1 == len(faces) else f"faces {', '.join(map(str, faces[:6]))}{'...' if len(faces) > 6 else ''}"
+
+
+def read_range(c: Cursor, die: int) -> tuple[int, int] | None:
+    r = parse_range(c.value, die)
+    if r is None or r[1] is None:
+        c.fail(f"expected a range on the 1D{die} such as '1-4' or '12', got {c.value!r}")
+        return None
+    return r

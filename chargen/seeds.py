@@ -1,0 +1,55 @@
+"""Batch seeds and each character's own seed.
+
+A character's seed is derived from the batch seed and its index alone::
+
+    character_seed = int.from_bytes(sha256(b"chargen/1:<batch seed>:<index>")[:8], "big")
+
+so character *i* is the same whether it is made alone (``--index i``) or in a
+batch of any size, on any machine (``hash()`` is not used: it changes per process).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import secrets
+
+MAX_SEED = 2**64 - 1
+SEED_DERIVATION = "sha256(b'chargen/1:<batch>:<index>')[:8], big-endian"
+
+
+def draw_batch_seed() -> int:
+    """A fresh batch seed for runs without ``--seed``; always report it."""
+    return secrets.randbelow(2**32)
+
+
+def character_seed(batch_seed: int, index: int) -> int:
+    digest = hashlib.sha256(f"chargen/1:{batch_seed}:{index}".encode("ascii")).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def character_rng(batch_seed: int, index: int) -> random.Random:
+    return random.Random(character_seed(batch_seed, index))
+
+
+def keyed_permutation(key: str, i: int, n: int) -> int:
+    """Position of ``i`` (taken modulo ``n``) in a permutation of ``range(n)`` fixed by ``key``.
+
+    An affine map ``(a*i + b) mod n`` with ``a`` coprime to ``n``: a bijection
+    that needs no other element to be computed, so one character can be
+    generated alone and still get the name it has in its batch.
+    """
+    if n <= 1:
+        return 0
+    digest = hashlib.sha256(key.encode("utf-8")).digest()
+    a = int.from_bytes(digest[:8], "big") % n or 1
+    while _gcd(a, n) != 1:
+        a = a % n + 1
+    b = int.from_bytes(digest[8:16], "big") % n
+    return (a * (i % n) + b) % n
+
+
+def _gcd(a: int, b: int) -> int:
+    while b:
+        a, b = b, a % b
+    return a

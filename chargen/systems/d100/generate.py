@@ -1,0 +1,198 @@
+"""D100 II character generation: the SRD's five creation steps, as small functions.
+
+Each step reads the typed rules and rolls through the injected :class:`Roller`;
+the character is a plain dict in a fixed key order (the JSON document's body).
+"""
+
+from __future__ import annotations
+
+from chargen.dice import Roller, parse
+from chargen.seeds import keyed_permutation
+from chargen.systems.d100.rules import Background, D100Rules, Weapon
+
+D100 = parse("D100")
+
+
+def signed(dice) -> str:
+    """A damage modifier as shown on a sheet: '+1D4', '-1D4' or '0'."""
+    text = str(dice)
+    if text in ("", "0"):
+        return "0"
+    return text if text.startswith("-") else "+" + text
+
+
+def generate(rules: D100Rules, roller: Roller, batch_seed: int, index: int) -> dict:
+    chars = roll_characteristics(rules, roller)
+    sex = roller.choose(rules.sexes, "identity.sex")
+    combat = combat_abilities(rules, chars)
+    locations = hit_locations(rules, combat["hit_points"])
+    categories = {cat.id: cat.value(chars) for cat in rules.categories}
+    background = rules.backgrounds.lookup(roller.roll(D100, "background"))
+    money = starting_money(rules, background, roller)
+    kit = outfit(rules, background, chars, roller)
+    wear_armour(rules, locations, kit["armour"])
+    return {
+        "identity": {
+            "name": character_name(rules, background.id, sex, batch_seed, index),
+            "sex": sex,
+            "age": rules.age,
+        },
+        "characteristics": chars,
+        "combat": combat,
+        "hit_locations": locations,
+        "skill_categories": categories,
+        "experience_modifier": experience_modifier(rules, chars),
+        "skills": skills(rules, chars, categories),
+        "weapons": weapon_skills(rules, background, chars, combat, kit["weapons"]),
+        "background": {"id": background.id, "label": background.label},
+        "money": money,
+        "armour": [{"id": a.id, "label": a.label, "ap": a.ap, "enc": a.enc, "covers": list(a.covers)}
+                   for a in kit["armour"]],
+        "equipment": kit["gear"],
+        "notes": "",
+    }
+
+
+def roll_characteristics(rules: D100Rules, roller: Roller) -> dict[str, int]:
+    return {ch.id: max(0, roller.roll(ch.dice, f"characteristics.{ch.id}")) for ch in rules.characteristics}
+
+
+def combat_abilities(rules: D100Rules, chars: dict[str, int]) -> dict:
+    out: dict = {ab.id: ab.value(chars) for ab in rules.abilities}
+    average = -(-sum(chars[c] for c in rules.dm_average_of) // len(rules.dm_average_of))  # rounded up
+    out["damage_modifier"] = signed(rules.damage_modifier.lookup(average))
+    out["damage_modifier_thrown"] = signed(rules.damage_modifier_thrown.lookup(average))
+    hp = chars[rules.hp_base] + sum(row.lookup(chars[c]) for c, row in rules.hp_modifiers)
+    out["hit_points"] = max(rules.hp_minimum, hp)
+    out["pow_points"] = chars[rules.pow_points_from]
+    out["strike_ranks"] = {"siz": rules.sr_siz.lookup(chars["siz"]), "dex": rules.sr_dex.lookup(chars["dex"])}
+    out["mov"] = rules.mov
+    return out
+
+
+def hit_locations(rules: D100Rules, total_hp: int) -> list[dict]:
+    return [
+        {"id": loc.id, "label": loc.label, "melee": list(loc.melee), "missile": list(loc.missile),
+         "hp": max(1, rules.location_hp[loc.hp_row].lookup(total_hp)), "ap": 0, "armour": []}
+        for loc in rules.locations
+    ]
+
+
+def experience_modifier(rules: D100Rules, chars: dict[str, int]) -> int:
+    x = chars[rules.experience_char]
+    total = 0
+    for side, threshold, per_point in rules.experience_steps:
+        points = x - threshold if side == "above" else threshold - x
+        total += per_point * max(0, points)
+    return total
+
+
+def skills(rules: D100Rules, chars: dict[str, int], categories: dict[str, int]) -> list[dict]:
+    out = []
+    for sk in rules.skills:
+        base = sk.base if sk.base_char is None else chars[sk.base_char] * sk.base_times
+        modifier = categories[sk.category]
+        out.append({"id": sk.id, "label": sk.label, "category": sk.category, "base": base,
+                    "modifier": modifier, "value": base + modifier, "trained": base > 0})
+    return out
+
+
+def starting_money(rules: D100Rules, bg: Background, roller: Roller) -> dict:
+    amount = roller.roll(bg.money_dice, "money") * bg.money_times
+    dice = str(bg.money_dice) if bg.money_times == 1 else f"{bg.money_times}x{bg.money_dice}"
+    return {
+        "starting": amount,
+        "dice": dice,
+        "income": amount if bg.income else None,
+        "income_until_age": bg.income_until_age,
+        "currency": rules.currency.get("abbr", ""),
+    }
+
+
+def character_name(rules: D100Rules, background: str, sex: str, batch_seed: int, index: int) -> str:
+    """A name unique within the batch for its background and sex while the list lasts.
+
+    The name's position is a permutation of the index keyed by the batch seed,
+    background and sex, so one character made alone gets its batch name.
+    """
+    names = rules.names[background]
+    given = names.given[sex]
+    n = len(given) * len(names.bynames)
+    pick = keyed_permutation(f"names:{batch_seed}:{background}:{sex}", index, n)
+    return names.format.format(given=given[pick % len(given)], byname=names.bynames[pick // len(given)])
+
+
+def usable(w: Weapon, chars: dict[str, int]) -> bool:
+    """Minimum STR and DEX, with 2 STR standing in for each missing point of DEX (seed),
+    except for a weapon with a minimum DEX and no minimum STR."""
+    s, d = chars["str"], chars["dex"]
+    if s < w.min_str:
+        return False
+    if d >= w.min_dex:
+        return True
+    if w.min_str == 0:
+        return False
+    return s - 2 * (w.min_dex - d) >= w.min_str
+
+
+def outfit(rules: D100Rules, bg: Background, chars: dict[str, int], roller: Roller) -> dict:
+    kit: dict = {"gear": [], "weapons": [], "armour": []}
+    for entry in rules.common_equipment + bg.equipment:
+        _take(rules, entry, chars, roller, kit)
+    return kit
+
+
+def _take(rules: D100Rules, entry: dict, chars: dict[str, int], roller: Roller, kit: dict) -> None:
+    if "gear" in entry:
+        kit["gear"].extend(entry["gear"])
+    elif "chance" in entry:
+        if roller.roll(D100, f"equipment.{entry['for']}") <= entry["chance"]:
+            _take(rules, entry["then"], chars, roller, kit)
+    elif "choose" in entry:
+        _take(rules, roller.choose(entry["choose"], f"equipment.{entry['for']}"), chars, roller, kit)
+    elif "weapon" in entry:
+        options = [rules.weapons[w] for w in entry["weapon"]]
+        if entry["usable"]:
+            options = [w for w in options if usable(w, chars)]
+        if options:
+            w = roller.choose(options, "equipment.weapon")
+            kit["weapons"].append((w, entry["tribal"]))
+    else:
+        pieces = [rules.armour[a] for a in entry["armour"]]
+        kit["armour"].append(roller.choose(pieces, "equipment.armour"))
+
+
+def wear_armour(rules: D100Rules, locations: list[dict], pieces: list) -> None:
+    """Each location takes the highest AP of the pieces covering it."""
+    for loc in locations:
+        covering = [p for p in pieces if loc["id"] in p.covers]
+        if covering:
+            best = max(covering, key=lambda p: p.ap)
+            loc["ap"] = best.ap
+            loc["armour"] = [best.label]
+
+
+def weapon_skills(rules: D100Rules, bg: Background, chars: dict[str, int], combat: dict, weapons: list) -> list[dict]:
+    out = []
+    sr = combat["strike_ranks"]
+    for w, tribal in weapons:
+        base, modifiers = w.base, True
+        if bg.tribal_base is not None:
+            base, modifiers = (bg.tribal_base, True) if tribal else (bg.other_base, bg.other_modifiers)
+        attack = base + (combat["attack"] if modifiers else 0)
+        parry = base + (combat["parry"] if modifiers else 0)
+        entry = {"id": w.id, "label": w.label, "kind": w.kind, "base": base,
+                 "attack": attack if w.kind != "shield" else None,
+                 "parry": parry if w.kind != "missile" else None}
+        if w.kind == "melee":
+            entry.update(damage=str(w.damage), damage_modifier=combat["damage_modifier"],
+                         sr=sr["siz"] + sr["dex"] + w.sr)
+        elif w.kind == "missile":
+            entry.update(damage=str(w.damage),
+                         damage_modifier=combat["damage_modifier_thrown"] if w.thrown else "0",
+                         sr=sr["dex"])
+        else:
+            entry.update(damage=None, damage_modifier=None, sr=None)
+        entry.update(range=w.range, ap=w.ap, hp=w.hp, enc=w.enc, special=w.special)
+        out.append(entry)
+    return out
