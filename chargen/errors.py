@@ -32,3 +32,7 @@ class CharacterError(ChargenError):
 
 class OutputError(ChargenError):
     """An output folder or file cannot be written as asked."""
+
+
+class RenderError(ChargenError):
+    """A sheet cannot be rendered: a template, stylesheet, font or image is missing or not allowed."""

@@ -1,0 +1,75 @@
+"""The one Jinja environment every sheet, cover and index page is rendered in.
+
+Autoescape is on for every template (``select_autoescape`` misses ``*.html.j2``),
+undefined variables are errors, and templates run sandboxed: a templates folder
+given with ``--template-dir`` is user input. Filters are small pure functions.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import jinja2
+from jinja2.sandbox import SandboxedEnvironment
+
+from chargen.errors import RenderError
+from chargen.render.templates import TemplateSet
+
+
+def signed(n: int | None) -> str:
+    """A modifier as printed on a sheet: +5, -5, 0."""
+    if n is None:
+        return ""
+    return f"+{n}" if n > 0 else str(n)
+
+
+def face(n: int, sides: int = 100) -> str:
+    """A die face in two digits; on a D100, 100 reads "00"."""
+    if sides == 100 and n == 100:
+        return "00"
+    return f"{n:02d}"
+
+
+def faces(low: int, high: int, sides: int = 100) -> str:
+    """A range of faces: "01-04", "12", "98-00" (with an en dash)."""
+    return face(low, sides) if low == high else f"{face(low, sides)}\u2013{face(high, sides)}"
+
+
+def num(x: float | int | None) -> str:
+    """A number without a needless ".0": 4.0 -> "4", 0.25 -> "0.25"."""
+    if x is None:
+        return ""
+    if isinstance(x, float) and x.is_integer():
+        return str(int(x))
+    return str(x)
+
+
+FILTERS = {"signed": signed, "face": face, "faces": faces, "num": num}
+
+
+class _ContainedLoader(jinja2.FileSystemLoader):
+    """A FileSystemLoader that also refuses templates reached through symlinks leading out."""
+
+    def __init__(self, templates: TemplateSet):
+        super().__init__(str(templates.root), followlinks=False)
+        self._templates = templates
+
+    def get_source(self, environment, template):
+        source, filename, uptodate = super().get_source(environment, template)
+        if not self._templates.contains(Path(filename)):
+            raise RenderError(f"{self._templates.label}: template '{template}' is outside the templates folder")
+        return source, filename, uptodate
+
+
+def build_environment(templates: TemplateSet) -> SandboxedEnvironment:
+    env = SandboxedEnvironment(
+        loader=_ContainedLoader(templates),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters.update(FILTERS)
+    env.globals["asset"] = templates.data_url
+    return env

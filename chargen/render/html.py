@@ -1,0 +1,108 @@
+"""Character sheets, party covers and bundle indexes as HTML.
+
+Two kinds of HTML come out of the same templates:
+
+* standalone (``--format html``): the stylesheet sits in a ``<style>`` element
+  with its fonts as ``data:`` URLs, so the file opens from disk anywhere, with
+  no network and no other file, and looks as it prints;
+* for PDF: no ``<style>`` at all; the PDF stage lays the page out with the
+  folder's ``sheet.css``, parsed once per process, reading fonts from files
+  under the templates folder.
+
+The template context is documented in the README ("Character sheets").
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import traceback
+from dataclasses import dataclass
+from types import ModuleType
+
+import jinja2
+from markupsafe import Markup
+
+from chargen.errors import RenderError
+from chargen.render.env import build_environment
+from chargen.render.templates import COVER, INDEX, TemplateSet
+
+
+@dataclass(frozen=True, slots=True)
+class Paper:
+    id: str
+    css: str      # the CSS page size keyword
+    width: str
+    height: str
+
+
+PAPERS = {"a4": Paper("a4", "A4", "210mm", "297mm"), "letter": Paper("letter", "letter", "8.5in", "11in")}
+
+
+def sheet_module(engine: str) -> ModuleType | None:
+    """The engine's optional ``sheet`` module (``chargen/systems/<engine>/sheet.py``), if it has one."""
+    from chargen.systems import ENGINES
+
+    package = ENGINES.get(engine)
+    if package is None or importlib.util.find_spec(f"{package}.sheet") is None:
+        return None
+    return importlib.import_module(f"{package}.sheet")
+
+
+def engine_extra(doc: dict) -> dict:
+    """What the engine's ``sheet_context(doc)`` adds for its template (``extra``), or ``{}``."""
+    module = sheet_module(doc["system"]["engine"])
+    if module is None or not hasattr(module, "sheet_context"):
+        return {}
+    return module.sheet_context(doc)
+
+
+class HtmlRenderer:
+    """Renders sheets, covers and indexes from one templates folder and paper size."""
+
+    def __init__(self, templates: TemplateSet, paper: str = "a4"):
+        if paper not in PAPERS:
+            raise RenderError(f"unknown paper '{paper}' (expected one of: {', '.join(PAPERS)})")
+        self.templates = templates
+        self.paper = PAPERS[paper]
+        self.env = build_environment(templates)
+        self._style: Markup | None = None
+
+    def style(self, standalone: bool) -> Markup:
+        if not standalone:
+            return Markup("")
+        if self._style is None:
+            self._style = Markup(f"<style>\n{self.templates.inline_stylesheet()}</style>")
+        return self._style
+
+    def sheet(self, doc: dict, standalone: bool = True, extra: dict | None = None) -> str:
+        name = self.templates.sheet_template(doc["system"]["engine"])
+        extra = engine_extra(doc) if extra is None else extra
+        return self._render(name, c=doc, extra=extra, paper=self.paper, stylesheet=self.style(standalone))
+
+    def cover(self, party: dict) -> str:
+        return self._render(COVER, party=party, paper=self.paper, stylesheet=self.style(False))
+
+    def index(self, party: dict) -> str:
+        return self._render(INDEX, party=party, paper=self.paper, stylesheet=self.style(True))
+
+    def _render(self, name: str, **context) -> str:
+        try:
+            return self.env.get_template(name).render(**context)
+        except RenderError:
+            raise
+        except jinja2.TemplateSyntaxError as e:
+            raise RenderError(f"{self.templates.label}: {e.name or name}:{e.lineno}: {e.message}") from None
+        except jinja2.TemplateNotFound as e:
+            raise RenderError(f"{self.templates.label}: template '{e.name}' not found") from None
+        except jinja2.TemplateError as e:
+            raise RenderError(f"{self.templates.label}: {_where(e, name)}: {e.message or e}") from None
+
+
+def _where(error: Exception, default: str) -> str:
+    """The template file and line an error was raised at, from Jinja's rewritten traceback."""
+    frames = [f for f in traceback.extract_tb(error.__traceback__) if f.filename.endswith(".j2")]
+    if not frames:
+        return default
+    last = frames[-1]
+    return f"{last.filename.rsplit('/', 1)[-1]}:{last.lineno}"

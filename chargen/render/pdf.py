@@ -1,0 +1,133 @@
+"""HTML to PDF with WeasyPrint: restricted to the templates folder, strict, reproducible.
+
+Importing this module imports WeasyPrint (about a second), so only code that
+writes a PDF imports it.
+
+* Fetching: :class:`FolderFetcher` lets WeasyPrint read ``data:`` URLs and
+  files under the templates folder, and nothing else: no network, no
+  redirects, no ``..`` or symlink out of the folder. A refused or missing
+  resource stops the render with a :class:`RenderError`.
+* Strictness: a warning WeasyPrint would log (an unreadable font or image, a
+  CSS rule it ignores) is turned into a :class:`RenderError` as well, so a
+  sheet never quietly comes out without its stylesheet or fonts.
+* Reproducibility: no dates (the templates write no ``dcterms`` meta) and a
+  document identifier derived from the HTML, so the same HTML gives the same bytes.
+* Speed: one :class:`PdfMaker` per process keeps WeasyPrint's font
+  configuration and the parsed ``sheet.css`` for every sheet it renders.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+from contextlib import contextmanager
+from dataclasses import dataclass
+from urllib.parse import unquote, urlsplit
+
+import weasyprint
+from weasyprint.text.fonts import FontConfiguration
+from weasyprint.urls import FatalURLFetchingError, URLFetcher
+
+from chargen.errors import RenderError
+from chargen.render.templates import STYLESHEET, TemplateSet
+
+# Where libharfbuzz-subset is missing, WeasyPrint subsets fonts with fontTools,
+# which stamps each subset font with the current time unless SOURCE_DATE_EPOCH
+# is set: fix the stamp so the same sheet always gives the same bytes.
+os.environ.setdefault("SOURCE_DATE_EPOCH", "0")
+
+
+class FolderFetcher(URLFetcher):
+    """A WeasyPrint URL fetcher for ``data:`` URLs and files under one folder only."""
+
+    def __init__(self, templates: TemplateSet):
+        super().__init__(allowed_protocols={"file", "data"}, allow_redirects=False, fail_on_errors=True)
+        self.templates = templates
+
+    def fetch(self, url, headers=None):
+        scheme = urlsplit(url).scheme.lower()
+        if scheme == "data":
+            return super().fetch(url, headers)
+        if scheme != "file":
+            raise RenderError(f"{self.templates.label}: refusing to fetch '{_short(url)}' "
+                              f"(a sheet may use only files in the templates folder and data: URLs)")
+        path = unquote(urlsplit(url).path)
+        relative = self._relative(path, url)
+        self.templates.path_of(relative)  # raises when missing or outside (a symlink out)
+        return super().fetch(url, headers)
+
+    def _relative(self, path: str, url: str) -> str:
+        from pathlib import Path
+
+        resolved = Path(path).resolve()
+        if not resolved.is_relative_to(self.templates.root):
+            raise RenderError(f"{self.templates.label}: refusing to read '{_short(url)}': it is outside "
+                              f"the templates folder {self.templates.root}")
+        return resolved.relative_to(self.templates.root).as_posix()
+
+
+def _short(url: str) -> str:
+    return url if len(url) <= 120 else url[:117] + "..."
+
+
+# Notices about the machine, not the sheet: WeasyPrint subsets fonts with
+# fontTools when libharfbuzz-subset is missing (the Makefile installs it).
+_ABOUT_THE_MACHINE = ("Using fontTools instead of HarfBuzz-Subset",)
+
+
+class _Collect(logging.Handler):
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        message = record.getMessage()
+        if not message.startswith(_ABOUT_THE_MACHINE):
+            self.messages.append(message)
+
+
+@contextmanager
+def strict(templates: TemplateSet, what: str):
+    """Turn WeasyPrint's fetch failures and logged warnings into one :class:`RenderError`."""
+    handler = _Collect()
+    logger = logging.getLogger("weasyprint")
+    logger.addHandler(handler)
+    try:
+        yield
+    except FatalURLFetchingError as e:
+        cause = e.__cause__
+        raise RenderError(str(cause) if isinstance(cause, RenderError) else f"{what}: {e}: {cause}") from None
+    finally:
+        logger.removeHandler(handler)
+    if handler.messages:
+        first = " ".join(handler.messages[0].split())
+        more = len(handler.messages) - 1
+        raise RenderError(f"{templates.label}: {what}: {first}" + (f" (and {more} more)" if more else ""))
+
+
+@dataclass
+class Rendered:
+    pdf: bytes
+    pages: int
+
+
+class PdfMaker:
+    """Lays out HTML from one templates folder into PDF, reusing fonts and the parsed stylesheet."""
+
+    def __init__(self, templates: TemplateSet):
+        self.templates = templates
+        self.fetcher = FolderFetcher(templates)
+        self.font_config = FontConfiguration()
+        self.base_url = templates.root.as_uri() + "/"
+        with strict(templates, STYLESHEET):
+            self.css = weasyprint.CSS(string=templates.stylesheet(), base_url=self.base_url,
+                                      url_fetcher=self.fetcher, font_config=self.font_config)
+
+    def render(self, html: str, what: str = "sheet") -> Rendered:
+        identifier = hashlib.sha256(html.encode("utf-8")).hexdigest()[:32].encode("ascii")
+        with strict(self.templates, what):
+            document = weasyprint.HTML(string=html, base_url=self.base_url, url_fetcher=self.fetcher)
+            document = document.render(font_config=self.font_config, stylesheets=[self.css])
+            pdf = document.write_pdf(pdf_identifier=identifier)
+        return Rendered(pdf, len(document.pages))
