@@ -59,6 +59,7 @@ def atomic_write(path: Path, data: str | bytes) -> None:
     raw = data.encode("utf-8") if isinstance(data, str) else data
     fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".part", dir=path.parent)
     try:
+        os.fchmod(fd, 0o666 & ~_umask())  # mkstemp's 0600 would hide the file from other users
         with os.fdopen(fd, "wb") as f:
             f.write(raw)
         os.replace(tmp, path)
@@ -70,6 +71,12 @@ def atomic_write(path: Path, data: str | bytes) -> None:
         if isinstance(e, OSError):
             raise OutputError(f"cannot write '{path}': {e.strerror or e}") from None
         raise
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def write_manifest(folder: Path, manifest: dict) -> None:

@@ -1,0 +1,237 @@
+"""A batch of sheets: one file per character per format, the party PDF and an index page.
+
+Sheets are laid out in parallel by worker processes, each importing WeasyPrint
+once (preloaded in a fork server) and keeping its fonts and parsed stylesheet
+for every sheet; a worker is replaced after ``RECYCLE`` sheets because
+WeasyPrint's memory creeps up with each render. Workers write their files
+themselves; the main process keeps only a small summary per character and at
+most ``2 x jobs + 2`` characters in flight, so memory stays flat as a batch
+grows. The party PDF is the cover followed by the sheets already written,
+concatenated without laying them out again (:mod:`chargen.render.pdfmerge`).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from chargen.errors import RenderError
+from chargen.output import atomic_write, inside
+
+SHEET_FORMATS = ("html", "pdf")
+PARTY_PDF = "party.pdf"
+INDEX_HTML = "index.html"
+RECYCLE = 50
+DEFAULT_PARTY_NAME = "The party"
+
+
+@dataclass(frozen=True)
+class SheetOptions:
+    formats: tuple[str, ...] = ("pdf",)   # of SHEET_FORMATS
+    paper: str = "a4"
+    template_dir: Path | None = None
+    jobs: int = 0                         # worker processes; 0: one per core
+    party_name: str | None = None
+
+    @property
+    def workers(self) -> int:
+        return self.jobs or os.cpu_count() or 1
+
+
+@dataclass(frozen=True)
+class SheetSummary:
+    """What the cover and index need to know about one written character."""
+
+    stem: str
+    index: int
+    name: str
+    system: str
+    batch_seed: int
+    files: dict
+    pages: int
+    roster: list
+
+
+@dataclass
+class BundleResult:
+    sheets: list[SheetSummary] = field(default_factory=list)
+    files: dict = field(default_factory=dict)  # party.pdf, index.html
+
+
+# --- the worker side -------------------------------------------------------
+
+_WORKER: _Worker | None = None
+_INIT_ERROR: Exception | None = None  # raised by the worker's first task (a failing initializer would respawn forever)
+
+
+class _Worker:
+    def __init__(self, template_dir: Path | None, paper: str, pdf: bool):
+        from chargen.render.html import HtmlRenderer
+        from chargen.render.templates import TemplateSet
+
+        self.templates = TemplateSet.load(template_dir)
+        self.html = HtmlRenderer(self.templates, paper)
+        self.pdf = None
+        if pdf:
+            from chargen.render.pdf import PdfMaker
+
+            self.pdf = PdfMaker(self.templates)
+
+    def sheet(self, stem: str, doc: dict, folder: Path, formats: tuple[str, ...], files: dict) -> SheetSummary:
+        from chargen.render.html import engine_extra
+
+        extra = engine_extra(doc)
+        files, pages = dict(files), 0
+        if "html" in formats:
+            files["html"] = _write(folder, f"{stem}.html", self.html.sheet(doc, True, extra))
+        if "pdf" in formats:
+            rendered = self.pdf.render(self.html.sheet(doc, False, extra), f"sheet of '{doc['identity']['name']}'")
+            files["pdf"] = _write(folder, f"{stem}.pdf", rendered.pdf)
+            pages = rendered.pages
+        return SheetSummary(stem, doc["seed"]["index"], doc["identity"]["name"],
+                            f"{doc['system']['name']} {doc['system']['version']}", doc["seed"]["batch"],
+                            files, pages, [list(f) for f in extra.get("roster", [])])
+
+    def cover(self, party: dict):
+        return self.pdf.render(self.html.cover(party), "party cover")
+
+
+def _write(folder: Path, name: str, data: str | bytes) -> str:
+    atomic_write(inside(folder, name), data)
+    return name
+
+
+def _init(template_dir: Path | None, paper: str, pdf: bool) -> None:
+    global _WORKER, _INIT_ERROR
+    try:
+        _WORKER = _Worker(template_dir, paper, pdf)
+    except Exception as e:  # noqa: BLE001 - handed to the main process with the first task
+        _INIT_ERROR = e
+
+
+def _ready() -> _Worker:
+    if _INIT_ERROR is not None:
+        raise _INIT_ERROR
+    return _WORKER
+
+
+def _sheet(stem: str, doc: dict, folder: Path, formats: tuple[str, ...], files: dict) -> SheetSummary:
+    return _ready().sheet(stem, doc, folder, formats, files)
+
+
+def _cover(party: dict):
+    return _ready().cover(party)
+
+
+# --- the main side ---------------------------------------------------------
+
+def _pool(options: SheetOptions):
+    context = multiprocessing.get_context("forkserver")
+    pdf = "pdf" in options.formats
+    context.set_forkserver_preload(["chargen.render.bundle"] + (["chargen.render.pdf"] if pdf else []))
+    return context.Pool(options.workers, _init, (options.template_dir, options.paper, pdf),
+                        maxtasksperchild=RECYCLE)
+
+
+def _in_order(pool, tasks: Iterable[tuple], window: int) -> Iterator[SheetSummary]:
+    """Results of ``_sheet`` over ``tasks``, in order, with at most ``window`` tasks in flight."""
+    pending: deque = deque()
+    for task in tasks:
+        pending.append(pool.apply_async(_sheet, task))
+        if len(pending) >= window:
+            yield pending.popleft().get()
+    while pending:
+        yield pending.popleft().get()
+
+
+def write_sheets(characters: Iterable[tuple[str, dict, dict]], folder: Path, options: SheetOptions,
+                 progress: Callable[[int], None] | None = None) -> BundleResult:
+    """Render ``(stem, document, data files written)`` into ``folder``, then party.pdf and index.html."""
+    formats = tuple(f for f in options.formats if f in SHEET_FORMATS)
+    result = BundleResult()
+    if not formats:
+        return result
+    pool = _pool(options)
+    try:
+        tasks = ((stem, doc, folder, formats, files) for stem, doc, files in characters)
+        for summary in _in_order(pool, tasks, 2 * options.workers + 2):
+            result.sheets.append(summary)
+            if progress:
+                progress(1)
+        if "pdf" in formats and result.sheets:
+            result.files["party_pdf"] = write_party_pdf(pool, result.sheets, folder, options)
+        pool.close()
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
+    result.files["index_html"] = write_index(result, folder, options)
+    return result
+
+
+def party_summary(sheets: list[SheetSummary], options: SheetOptions, cover_pages: int = 1) -> dict:
+    """The cover's and index's context: name, systems, seeds, and the roster with page numbers."""
+    page = cover_pages + 1
+    roster = []
+    for s in sheets:
+        roster.append({"index": s.index, "name": s.name, "system": s.system, "seed": s.batch_seed,
+                       "files": s.files, "pages": s.pages, "page": page, "figures": s.roster})
+        page += s.pages
+    seeds = list(dict.fromkeys(s.batch_seed for s in sheets))
+    return {"name": options.party_name or DEFAULT_PARTY_NAME,
+            "systems": list(dict.fromkeys(s.system for s in sheets)),
+            "seeds": seeds, "characters": roster, "count": len(sheets),
+            "cover_pages": cover_pages, "sheet_pages": page - cover_pages - 1,
+            "files": {}}
+
+
+def write_party_pdf(pool, sheets: list[SheetSummary], folder: Path, options: SheetOptions) -> str:
+    """party.pdf: a cover listing every character and its page, then every sheet as written."""
+    from chargen.render.pdfmerge import PdfConcatenator
+
+    cover_pages = 1
+    for _ in range(3):  # the roster's layout does not depend on its page numbers: settles at once
+        cover = pool.apply(_cover, (party_summary(sheets, options, cover_pages),))
+        if cover.pages == cover_pages:
+            break
+        cover_pages = cover.pages
+    else:
+        raise RenderError("the party cover's page count does not settle (a template that changes with it?)")
+    party = options.party_name or DEFAULT_PARTY_NAME
+    target = inside(folder, PARTY_PDF)
+    tmp = target.with_name(f".tmp-{PARTY_PDF}.part")
+    try:
+        with open(tmp, "wb") as out:
+            writer = PdfConcatenator(out, party)
+            writer.add(cover.pdf, party)
+            for s in sheets:
+                writer.add(folder / s.files["pdf"], s.name)
+            writer.close()
+        os.replace(tmp, target)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return PARTY_PDF
+
+
+def write_index(result: BundleResult, folder: Path, options: SheetOptions) -> str:
+    from chargen.render.html import HtmlRenderer
+    from chargen.render.templates import TemplateSet
+
+    party = party_summary(result.sheets, options)
+    party["files"] = dict(result.files)
+    html = HtmlRenderer(TemplateSet.load(options.template_dir), options.paper).index(party)
+    return _write(folder, INDEX_HTML, html)
+
+
+def render_single(doc: dict, fmt: str, options: SheetOptions) -> str | bytes:
+    """One character's sheet as standalone HTML text or PDF bytes, in this process."""
+    worker = _Worker(options.template_dir, options.paper, fmt == "pdf")
+    if fmt == "html":
+        return worker.html.sheet(doc, True)
+    return worker.pdf.render(worker.html.sheet(doc, False), f"sheet of '{doc['identity']['name']}'").pdf

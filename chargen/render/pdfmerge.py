@@ -1,0 +1,168 @@
+"""Concatenate PDFs into one, streaming: the party PDF reuses the laid-out sheets.
+
+Each input is read with pypdf, its pages and everything they reference are
+renumbered and written to the output at once, and the input is let go, so
+memory stays flat however many sheets a party has (pypdf's PdfWriter keeps
+every page in memory until the end). At the close come the page tree, one
+bookmark per input, the catalogue, the cross-reference table and a trailer
+whose document identifier is the SHA-256 of the bytes written: the same
+inputs give the same file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+from pathlib import Path
+from typing import BinaryIO
+
+from pypdf import PdfReader
+from pypdf.generic import (
+    ArrayObject, ByteStringObject, DictionaryObject, IndirectObject, NameObject, NumberObject, PdfObject,
+    StreamObject, TextStringObject,
+)
+
+_SKIP_PAGE_KEYS = {"/Parent", "/StructParents"}
+
+
+class PdfConcatenator:
+    """Writes one PDF to ``out`` from whole PDFs added one after the other."""
+
+    def __init__(self, out: BinaryIO, title: str, producer: str = "chargen"):
+        self.out = out
+        self.pos = 0
+        self.digest = hashlib.sha256()
+        self.offsets: list[int | None] = [None]  # by object number; 0 is the free head
+        self.kids: list[int] = []
+        self.bookmarks: list[tuple[str, int]] = []
+        self.title, self.producer = title, producer
+        self.catalog, self.page_tree = self._reserve(), self._reserve()
+        self._write(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
+
+    @property
+    def page_count(self) -> int:
+        return len(self.kids)
+
+    def _reserve(self) -> int:
+        self.offsets.append(None)
+        return len(self.offsets) - 1
+
+    def _write(self, data: bytes) -> None:
+        self.out.write(data)
+        self.digest.update(data)
+        self.pos += len(data)
+
+    def _write_object(self, number: int, obj: PdfObject) -> None:
+        buffer = io.BytesIO()
+        obj.write_to_stream(buffer)
+        self.offsets[number] = self.pos
+        self._write(b"%d 0 obj\n%s\nendobj\n" % (number, buffer.getvalue()))
+
+    def add(self, source: Path | bytes, bookmark: str | None = None) -> int:
+        """Append every page of one PDF (a path or its bytes); returns how many pages it had."""
+        reader = PdfReader(io.BytesIO(source) if isinstance(source, bytes) else str(source))
+        copier = _Copier(self)
+        numbers = [copier.claim(page.indirect_reference) for page in reader.pages]
+        for page, number in zip(reader.pages, numbers):
+            entries = {NameObject(k): copier.copy(v) for k, v in page.items() if k not in _SKIP_PAGE_KEYS}
+            entries[NameObject("/Parent")] = IndirectObject(self.page_tree, 0, None)
+            page_dict = DictionaryObject(entries)
+            copier.drain()
+            self._write_object(number, page_dict)
+        copier.drain()
+        if bookmark is not None and numbers:
+            self.bookmarks.append((bookmark, numbers[0]))
+        self.kids += numbers
+        return len(numbers)
+
+    def close(self) -> None:
+        ref = lambda n: IndirectObject(n, 0, None)  # noqa: E731
+        self._write_object(self.page_tree, DictionaryObject({
+            NameObject("/Type"): NameObject("/Pages"), NameObject("/Count"): NumberObject(len(self.kids)),
+            NameObject("/Kids"): ArrayObject(ref(k) for k in self.kids)}))
+        catalog = {NameObject("/Type"): NameObject("/Catalog"), NameObject("/Pages"): ref(self.page_tree)}
+        if self.bookmarks:
+            catalog[NameObject("/Outlines")] = ref(self._write_bookmarks())
+            catalog[NameObject("/PageMode")] = NameObject("/UseOutlines")
+        self._write_object(self.catalog, DictionaryObject(catalog))
+        info = self._reserve()
+        self._write_object(info, DictionaryObject({NameObject("/Title"): TextStringObject(self.title),
+                                                   NameObject("/Producer"): TextStringObject(self.producer)}))
+        self._write_trailer(info)
+
+    def _write_bookmarks(self) -> int:
+        root = self._reserve()
+        items = [self._reserve() for _ in self.bookmarks]
+        for i, ((title, page), number) in enumerate(zip(self.bookmarks, items)):
+            entry = {NameObject("/Title"): TextStringObject(title), NameObject("/Parent"): IndirectObject(root, 0, None),
+                     NameObject("/Dest"): ArrayObject([IndirectObject(page, 0, None), NameObject("/Fit")])}
+            if i:
+                entry[NameObject("/Prev")] = IndirectObject(items[i - 1], 0, None)
+            if i + 1 < len(items):
+                entry[NameObject("/Next")] = IndirectObject(items[i + 1], 0, None)
+            self._write_object(number, DictionaryObject(entry))
+        self._write_object(root, DictionaryObject({
+            NameObject("/Type"): NameObject("/Outlines"), NameObject("/Count"): NumberObject(len(items)),
+            NameObject("/First"): IndirectObject(items[0], 0, None),
+            NameObject("/Last"): IndirectObject(items[-1], 0, None)}))
+        return root
+
+    def _write_trailer(self, info: int) -> None:
+        missing = [n for n, offset in enumerate(self.offsets) if n and offset is None]
+        if missing:  # a bug, not a user error: every reserved number must be written
+            raise AssertionError(f"PDF objects reserved but not written: {missing[:5]}")
+        identifier = ByteStringObject(self.digest.digest()[:16])
+        xref_at = self.pos
+        lines = [b"xref\n0 %d\n" % len(self.offsets), b"0000000000 65535 f \n"]
+        lines += [b"%010d 00000 n \n" % offset for offset in self.offsets[1:]]
+        self._write(b"".join(lines))
+        trailer = DictionaryObject({
+            NameObject("/Size"): NumberObject(len(self.offsets)),
+            NameObject("/Root"): IndirectObject(self.catalog, 0, None),
+            NameObject("/Info"): IndirectObject(info, 0, None),
+            NameObject("/ID"): ArrayObject([identifier, identifier])})
+        buffer = io.BytesIO()
+        trailer.write_to_stream(buffer)
+        self._write(b"trailer\n" + buffer.getvalue() + b"\nstartxref\n%d\n%%%%EOF\n" % xref_at)
+
+
+class _Copier:
+    """Copies one input's objects into the output, renumbered, each written once."""
+
+    def __init__(self, writer: PdfConcatenator):
+        self.writer = writer
+        self.numbers: dict[tuple[int, int], int] = {}
+        self.pending: list[IndirectObject] = []
+
+    def claim(self, ref: IndirectObject) -> int:
+        """A number for an object the caller writes itself (a page)."""
+        key = (ref.idnum, ref.generation)
+        self.numbers[key] = self.writer._reserve()
+        return self.numbers[key]
+
+    def number_of(self, ref: IndirectObject) -> int:
+        key = (ref.idnum, ref.generation)
+        if key not in self.numbers:
+            self.numbers[key] = self.writer._reserve()
+            self.pending.append(ref)
+        return self.numbers[key]
+
+    def copy(self, obj):
+        if isinstance(obj, IndirectObject):
+            return IndirectObject(self.number_of(obj), 0, None)
+        if isinstance(obj, StreamObject):
+            stream = StreamObject()
+            stream._data = obj._data
+            stream.update({NameObject(k): self.copy(v) for k, v in obj.items() if k != "/Length"})
+            return stream
+        if isinstance(obj, DictionaryObject):
+            return DictionaryObject({NameObject(k): self.copy(v) for k, v in obj.items()})
+        if isinstance(obj, ArrayObject):
+            return ArrayObject(self.copy(v) for v in obj)
+        return obj
+
+    def drain(self) -> None:
+        """Write every object reached so far, and what they reach in turn."""
+        while self.pending:
+            ref = self.pending.pop()
+            self.writer._write_object(self.numbers[(ref.idnum, ref.generation)], self.copy(ref.get_object()))
