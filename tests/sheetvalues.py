@@ -1,0 +1,101 @@
+"""What a D100 sheet must show, as phrases to find in its PDF's text.
+
+The sheet-relevant values of a character document are every leaf except
+internal ids (``id`` keys, ``background.id``, ``armour[].covers`` ids, which
+show as their location labels), the envelope's ``schema`` and ``engine``-free
+bookkeeping, and the ``rolls`` log. Each value is checked in the phrase the
+sheet prints it in (a skill's whole row, a hit location's whole row), so a
+value in the wrong place fails too. Degree ranges come from degree_ranges(),
+tested exactly on its own.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pypdf
+
+from chargen.render.env import faces, num, signed
+from chargen.systems.d100.degrees import degree_ranges
+
+
+def pdf_text(pdf: bytes, name: str = "") -> tuple[str, int]:
+    """The text of every page, whitespace collapsed, the page margins' "<name> page N of M"
+    removed (so text running over a page break reads on); and the page count."""
+    reader = pypdf.PdfReader(io.BytesIO(pdf))
+    margin = re.compile((re.escape(" ".join(name.split())) + " " if name else "") + r"page \d+ of \d+")
+    pages = []
+    for page in reader.pages:
+        text = " ".join(page.extract_text().split())
+        pages.append(margin.sub(" ", text))
+    return " ".join(" ".join(pages).split()), len(reader.pages)
+
+
+def degrees(chance: int) -> str:
+    d = degree_ranges(chance)
+    return f"{faces(1, d.critical)} {faces(1, d.special)} {faces(d.fumble, 100)}"
+
+
+def _dash(x) -> str:
+    return "\u2013" if x is None else num(x)
+
+
+def weapon_row(w: dict) -> str:
+    special = f" · {w['special']}" if w["special"] else ""
+    damage = "\u2013" if not w["damage"] else w["damage"] + (w["damage_modifier"] if w["damage_modifier"] not in (None, "0") else "")
+    parts = [w["label"], f"{w['kind']}{special} · base {w['base']}%", _dash(w["sr"]), damage]
+    for chance in (w["attack"], w["parry"]):
+        parts.append("\u2013" if chance is None else f"{chance} {degrees(chance)}")
+    parts += [_dash(w["ap"]), str(w["hp"]), _dash(w["range"]), num(w["enc"])]
+    return " ".join(parts)
+
+
+def skill_row(s: dict) -> str:
+    mark = " †" if not s["trained"] else ""
+    return f"{s['label']}{mark} {s['base']} {s['value']} {degrees(s['value'])}"
+
+
+def location_row(loc: dict) -> str:
+    parts = [loc["label"], faces(*loc["melee"], 20), faces(*loc["missile"], 20), ", ".join(loc["armour"]),
+             str(loc["ap"]), str(loc["hp"])]
+    return " ".join(p for p in parts if p)
+
+
+def d100_phrases(doc: dict) -> list[str]:
+    c, money = doc["combat"], doc["money"]
+    labels = {loc["id"]: loc["label"] for loc in doc["hit_locations"]}
+    out = [doc["identity"]["name"], f"BACKGROUND {doc['background']['label']}", f"SEX {doc['identity']['sex']}",
+           f"AGE {doc['identity']['age']}"]
+    out += [f"{k.upper()} {v}" for k, v in doc["characteristics"].items()]
+    out += [f"Attack {signed(c['attack'])}%", f"Parry {signed(c['parry'])}%", f"Defence {signed(c['defence'])}%",
+            f"Damage modifier {c['damage_modifier']} thrown {c['damage_modifier_thrown']}",
+            f"Strike ranks SIZ {c['strike_ranks']['siz']} · DEX {c['strike_ranks']['dex']}", f"MOV {c['mov']}",
+            f"POW points {c['pow_points']}", f"Total hit points {c['hit_points']}"]
+    out += [location_row(loc) for loc in doc["hit_locations"]]
+    out += [weapon_row(w) for w in doc["weapons"]]
+    out += [f"experience modifier {signed(doc['experience_modifier'])}%"]
+    out += [label.capitalize() for label in doc["skill_categories"]]
+    out += [f"{signed(v)}%" for v in doc["skill_categories"].values()]
+    out += [skill_row(s) for s in doc["skills"]]
+    for a in doc["armour"]:
+        out.append(f"{a['label']} AP {a['ap']} · ENC {num(a['enc'])} · "
+                   + ", ".join(labels.get(i, i) for i in a["covers"]))
+    out += list(doc["equipment"])
+    out.append(f"Starting {money['starting']} {money['currency']} {money['dice']}")
+    if money["income"] is None:
+        out.append("Income none")
+    else:
+        until = f" until age {money['income_until_age']}" if money["income_until_age"] is not None else ""
+        out.append(f"Income {money['income']} {money['currency']} a year{until}")
+    if doc["notes"]:
+        out.append(" ".join(doc["notes"].split()))
+    s, seed = doc["system"], doc["seed"]
+    out += [f"{s['name']} {s['version']} (rules module {s['id']}, engine {s['engine']})", s["rules_hash"],
+            f"batch seed {seed['batch']}", f"index {seed['index']}", f"character seed {seed['character']}"]
+    out += [f"house rules {o['name']} ({o['hash']})" for o in s["overlays"]]
+    return out
+
+
+def missing(doc: dict, text: str) -> list[str]:
+    return [p for p in d100_phrases(doc) if p not in text]

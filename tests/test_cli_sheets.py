@@ -1,0 +1,158 @@
+"""generate and render with html/pdf: bundles, party.pdf, stdout, and the user errors."""
+
+import io
+import json
+from pathlib import Path
+
+import pypdf
+import pytest
+from click.testing import CliRunner
+from sheetvalues import missing, pdf_text
+
+from chargen.cli import cli
+from chargen.render.html import HtmlRenderer
+from chargen.render.templates import TemplateSet
+
+
+def run(*args, ok=True):
+    result = CliRunner().invoke(cli, list(map(str, args)))
+    if ok:
+        assert result.exit_code == 0, result.output
+    return result
+
+
+@pytest.fixture(scope="module")
+def party(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("party") / "party"
+    run("generate", "--system", "d100", "--seed", 42, "--count", 3, "--format", "json,html,pdf",
+        "-o", out, "--party-name", "The Red Lanterns", "--jobs", 2)
+    return out
+
+
+def test_generate_writes_one_file_per_character_per_format_and_the_bundle(party):
+    names = sorted(p.name for p in party.iterdir())
+    stems = ["0000-ulf-hayward", "0001-ivar-barleycorn", "0002-ysolde-ashford"]
+    assert names == sorted([f"{s}.{x}" for s in stems for x in ("json", "html", "pdf")]
+                           + ["index.html", "manifest.json", "party.pdf"])
+    manifest = json.loads((party / "manifest.json").read_text())
+    assert manifest["complete"] is True
+    assert manifest["bundle"] == {"party_pdf": "party.pdf", "index_html": "index.html"}
+    assert manifest["characters"][1]["files"] == {x: f"0001-ivar-barleycorn.{x}" for x in ("json", "html", "pdf")}
+
+
+def test_party_pdf_is_the_cover_then_every_sheet(party):
+    data = (party / "party.pdf").read_bytes()
+    reader = pypdf.PdfReader(io.BytesIO(data))
+    assert len(reader.pages) == 1 + 3
+    cover = " ".join(reader.pages[0].extract_text().split())
+    assert "The Red Lanterns" in cover and "batch seed 42" in cover
+    assert "0 Ulf Hayward Peasant · HP 12 · POW 9 · DM 0 · Belt knife 30% 2" in cover
+    assert "2 Ysolde Ashford" in cover and cover.rstrip().endswith("page 1 of 1")
+    assert [o.title for o in reader.outline] == ["The Red Lanterns", "Ulf Hayward", "Ivar Barleycorn", "Ysolde Ashford"]
+    sheet = pypdf.PdfReader(str(party / "0001-ivar-barleycorn.pdf")).pages[0].extract_text()
+    assert reader.pages[2].extract_text() == sheet
+
+
+def test_index_html_links_every_file(party):
+    index = (party / "index.html").read_text()
+    for name in ("party.pdf", "0000-ulf-hayward.html", "0000-ulf-hayward.pdf", "0002-ysolde-ashford.json"):
+        assert f'href="{name}"' in index
+    assert "The Red Lanterns" in index and "<style>" in index and "http" not in index.split("<style>")[0]
+
+
+def test_render_reads_saved_characters_with_hand_edits(party, tmp_path):
+    saved = tmp_path / "saved"
+    saved.mkdir()
+    for p in party.glob("*.json"):  # manifest.json too, as party/*.json would match it
+        (saved / p.name).write_text(p.read_text())
+    edited = json.loads((saved / "0000-ulf-hayward.json").read_text())
+    edited["identity"]["name"] = "Ulf the Unready"
+    edited["equipment"] += [f"Trophy {i} from the Barrow Wars" for i in range(70)]
+    edited["notes"] = "Swore an oath to the river god. " * 120
+    (saved / "0000-ulf-hayward.json").write_text(json.dumps(edited))
+    result = run("render", *sorted(saved.glob("*.json")), "--format", "pdf", "-o", tmp_path / "prints")
+    assert result.output == f"chargen: rendered 3 sheets and party.pdf to {tmp_path / 'prints'}\n"
+    prints = tmp_path / "prints"
+    assert sorted(p.name for p in prints.iterdir()) == [
+        "0000-ulf-the-unready.pdf", "0001-ivar-barleycorn.pdf", "0002-ysolde-ashford.pdf", "index.html", "party.pdf"]
+    text, pages = pdf_text((prints / "0000-ulf-the-unready.pdf").read_bytes(), "Ulf the Unready")
+    assert pages >= 2 and missing(edited, text) == []
+    party_pages = len(pypdf.PdfReader(str(prints / "party.pdf")).pages)
+    assert party_pages == 1 + pages + 1 + 1  # cover, the long sheet, two one-page sheets
+    cover = " ".join(pypdf.PdfReader(str(prints / "party.pdf")).pages[0].extract_text().split())
+    assert f"1 Ivar Barleycorn Peasant · HP 11 · POW 8 · DM 0 · Belt knife 35% {2 + pages}" in cover
+    # the same character gives the same bytes from a batch and from a saved file, in other processes
+    assert (prints / "0001-ivar-barleycorn.pdf").read_bytes() == (party / "0001-ivar-barleycorn.pdf").read_bytes()
+
+
+def test_render_one_character_to_stdout(party):
+    result = run("render", party / "0002-ysolde-ashford.json", "--format", "html")
+    doc = json.loads((party / "0002-ysolde-ashford.json").read_text())
+    assert result.stdout == HtmlRenderer(TemplateSet.load()).sheet(doc)
+    assert result.stdout == (party / "0002-ysolde-ashford.html").read_text()
+
+
+def test_generate_one_pdf_to_stdout_matches_the_batch(party):
+    result = CliRunner().invoke(cli, ["generate", "--seed", "42", "--index", "1", "--format", "pdf"])
+    assert result.exit_code == 0
+    assert result.stdout_bytes == (party / "0001-ivar-barleycorn.pdf").read_bytes()
+
+
+def test_render_refuses_an_invalid_character(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"schema": "chargen-character/1"}))
+    result = run("render", bad, "-o", tmp_path / "out", ok=False)
+    assert result.exit_code == 1
+    assert result.output == f"Error: {bad}: (top level): 'system' is a required property\n"
+    assert not (tmp_path / "out").exists()
+
+
+def test_render_refuses_two_characters_with_one_name(party, tmp_path):
+    copy = tmp_path / "copy.json"
+    copy.write_text((party / "0000-ulf-hayward.json").read_text())
+    result = run("render", party / "0000-ulf-hayward.json", copy, "-o", tmp_path / "out", ok=False)
+    assert result.exit_code == 1
+    assert result.output == (f"Error: {party / '0000-ulf-hayward.json'} and {copy} would both be written as "
+                             f"0000-ulf-hayward.* (same index and name; rename one or render them separately)\n")
+
+
+@pytest.mark.parametrize("args,message", [
+    (["generate", "--count", "2", "--format", "html"],
+     "Error: without -o, html is written for one character only (use -o DIR for a batch)"),
+    (["generate", "--format", "json,pdf"], "Error: without -o, give exactly one --format (json, yaml, html or pdf)"),
+    (["generate", "--format", "docx"],
+     "Error: Invalid value for '--format': docx is not a format (expected a comma list of: json, yaml, html, pdf)"),
+    (["render", "--format", "json", "x.json"],
+     "Error: Invalid value for '--format': json is not a format (expected a comma list of: html, pdf)"),
+    (["generate", "--paper", "a3"], "Error: Invalid value for '--paper': 'a3' is not one of 'a4', 'letter'."),
+])
+def test_usage_errors(args, message, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "x.json").write_text("{}")
+    result = run(*args, ok=False)
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines()[-1] == message
+
+
+def test_render_two_files_without_output_is_a_usage_error(party):
+    result = run("render", party / "0000-ulf-hayward.json", party / "0001-ivar-barleycorn.json", ok=False)
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines()[-1] == (
+        "Error: without -o, give one file and one --format (html or pdf); use -o DIR for more")
+
+
+def test_a_broken_template_dir_fails_the_batch_with_one_error_line(tmp_path):
+    (tmp_path / "tpl").mkdir()
+    (tmp_path / "tpl" / "base.html.j2").write_text("{% block sheet %}{% endblock %}")
+    result = run("generate", "--seed", "1", "--format", "pdf", "-o", tmp_path / "out", "--template-dir",
+                 tmp_path / "tpl", ok=False)
+    assert result.exit_code == 1
+    assert result.output == f"Error: {(tmp_path / 'tpl').resolve()}: 'sheet.css' does not exist\n"
+    manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
+    assert manifest["complete"] is False
+
+
+@pytest.mark.parametrize("command", ["generate", "render"])
+def test_help_ends_with_examples(command):
+    help_text = run(command, "--help").output
+    assert "Example" in help_text and "--paper" in help_text and "--template-dir" in help_text

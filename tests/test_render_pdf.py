@@ -1,0 +1,99 @@
+"""PDF sheets: every value shows, long characters continue on more pages, same bytes every time."""
+
+import copy
+
+import pytest
+from sheetvalues import d100_phrases, missing, pdf_text
+
+from chargen.generate import make_character
+from chargen.render.html import HtmlRenderer
+from chargen.render.templates import TemplateSet
+
+SEEDS = [(42, i) for i in range(8)] + [(7, 0), (2024, 3), (99, 11), (123456789, 5)]
+
+
+@pytest.fixture(scope="module")
+def maker():
+    from chargen.render.pdf import PdfMaker
+
+    return PdfMaker(TemplateSet.load())
+
+
+def render(maker, doc, paper="a4"):
+    return maker.render(HtmlRenderer(TemplateSet.load(), paper).sheet(doc, standalone=False))
+
+
+def overflowing(doc):
+    doc = copy.deepcopy(doc)
+    doc["equipment"] += [f"Spare item {i}, wrapped in oilcloth" for i in range(60)]
+    doc["notes"] = "\n".join(f"Line {i} of the notes: owes the miller of Brightwater {i} silver pieces."
+                             for i in range(80))
+    return doc
+
+
+@pytest.mark.parametrize("seed,index", SEEDS)
+def test_every_value_appears_in_the_pdf(maker, d100, seed, index):
+    doc = make_character(d100, seed, index)
+    rendered = render(maker, doc)
+    text, pages = pdf_text(rendered.pdf)
+    assert missing(doc, text) == []
+    assert pages == rendered.pages == 1  # a generated D100 character fits one A4 page
+
+
+def test_letter_paper_fits_and_shows_everything(maker, d100):
+    doc = make_character(d100, 42, 7)
+    rendered = render(maker, doc, "letter")
+    text, pages = pdf_text(rendered.pdf)
+    assert missing(doc, text) == [] and pages == 1
+    import io
+
+    import pypdf
+
+    box = pypdf.PdfReader(io.BytesIO(rendered.pdf)).pages[0].mediabox
+    assert (round(float(box.width)), round(float(box.height))) == (612, 792)
+
+
+def test_an_overflowing_character_continues_on_more_pages(maker, d100):
+    doc = overflowing(make_character(d100, 42, 7))
+    rendered = render(maker, doc)
+    text, pages = pdf_text(rendered.pdf, doc["identity"]["name"])
+    assert pages >= 2 and rendered.pages == pages
+    assert missing(doc, text) == []
+    assert "Spare item 59, wrapped in oilcloth" in text and "Line 79 of the notes" in text
+
+
+def test_a_hand_edit_shows_on_the_sheet(maker, d100):
+    doc = make_character(d100, 42, 7)
+    doc["identity"]["name"] = "Sir Percival the Bold"
+    climbing = next(s for s in doc["skills"] if s["id"] == "climbing")
+    climbing["value"] = 71
+    text, _ = pdf_text(render(maker, doc).pdf)
+    assert "Sir Percival the Bold" in text
+    assert f"Climbing {climbing['base']} 71 01–04 01–14 00" in text  # degrees computed at render time
+
+
+def test_two_renders_give_identical_bytes(maker, d100):
+    from chargen.render.pdf import PdfMaker
+
+    doc = make_character(d100, 42, 3)
+    first = render(maker, doc).pdf
+    assert render(maker, doc).pdf == first
+    assert PdfMaker(TemplateSet.load()).render(HtmlRenderer(TemplateSet.load()).sheet(doc, False)).pdf == first
+    assert b"CreationDate" not in first and b"ModDate" not in first
+
+
+def test_a_script_in_a_name_is_text(maker, d100):
+    doc = make_character(d100, 42, 1)
+    doc["identity"]["name"] = "<script>alert('x')</script> & Co"
+    html = HtmlRenderer(TemplateSet.load()).sheet(doc)
+    assert "<script>" not in html
+    assert "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; Co" in html
+    text, _ = pdf_text(render(maker, doc).pdf)
+    assert "<script>alert('x')</script> & Co" in text
+
+
+def test_phrases_cover_every_weapon_skill_and_location(d100):
+    doc = make_character(d100, 42, 7)
+    phrases = d100_phrases(doc)
+    assert len(phrases) > len(doc["skills"]) + len(doc["weapons"]) + len(doc["hit_locations"]) + 20
+    assert "Belt knife melee · impale · base 25% 7 1D3+1+1D4 25 01 01–05 97–00 30 01–02 01–06 97–00 – 6 – 0.2" in phrases

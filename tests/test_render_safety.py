@@ -1,0 +1,140 @@
+"""The safety rules: files only from the templates folder or data: URLs, strict templates, clear errors."""
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from chargen.errors import RenderError
+from chargen.generate import make_character
+from chargen.render.html import HtmlRenderer
+from chargen.render.templates import TemplateSet, builtin_dir
+
+
+@pytest.fixture
+def tdir(tmp_path) -> Path:
+    """A copy of the built-in templates to break."""
+    folder = tmp_path / "tpl"
+    shutil.copytree(builtin_dir(), folder, ignore=shutil.ignore_patterns("__pycache__", "__init__.py"))
+    return folder
+
+
+@pytest.fixture
+def doc(d100):
+    return make_character(d100, 42, 7)
+
+
+def edit(folder: Path, name: str, old: str, new: str) -> None:
+    path = folder / name
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new, 1))
+
+
+def pdf(folder: Path, doc: dict) -> bytes:
+    from chargen.render.pdf import PdfMaker
+
+    templates = TemplateSet.load(folder)
+    return PdfMaker(templates).render(HtmlRenderer(templates).sheet(doc, False)).pdf
+
+
+def test_the_copied_templates_render(tdir, doc):
+    assert pdf(tdir, doc).startswith(b"%PDF-")
+
+
+def test_a_remote_url_in_a_template_is_refused(tdir, doc):
+    edit(tdir, "d100.html.j2", '<h2>Notes</h2>', '<h2>Notes</h2><img src="https://example.com/crest.png">')
+    with pytest.raises(RenderError) as e:
+        pdf(tdir, doc)
+    assert str(e.value) == (f"{tdir.resolve()}: refusing to fetch 'https://example.com/crest.png' "
+                            "(a sheet may use only files in the templates folder and data: URLs)")
+
+
+@pytest.mark.parametrize("src", ["../../../../../../etc/hostname", "file:///etc/hostname"])
+def test_a_file_outside_the_templates_folder_is_refused(tdir, doc, src):
+    edit(tdir, "d100.html.j2", '<h2>Notes</h2>', f'<h2>Notes</h2><img src="{src}">')
+    with pytest.raises(RenderError, match=r"refusing to read 'file:///etc/hostname': it is outside the "
+                                          r"templates folder"):
+        pdf(tdir, doc)
+
+
+def test_a_symlink_leading_out_of_the_folder_is_refused(tdir, doc, tmp_path):
+    outside = tmp_path / "secret.svg"
+    outside.write_text('<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>')
+    (tdir / "crest.svg").symlink_to(outside)
+    edit(tdir, "d100.html.j2", '<h2>Notes</h2>', '<h2>Notes</h2><img src="crest.svg">')
+    with pytest.raises(RenderError, match=r"refusing to read 'file://.*/crest.svg': it is outside"):
+        pdf(tdir, doc)
+
+
+def test_a_missing_image_is_an_error(tdir, doc):
+    edit(tdir, "d100.html.j2", '<h2>Notes</h2>', '<h2>Notes</h2><img src="crest.png">')
+    with pytest.raises(RenderError, match=r": 'crest.png' does not exist$"):
+        pdf(tdir, doc)
+
+
+def test_an_image_in_the_folder_is_allowed(tdir, doc):
+    (tdir / "crest.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"/>')
+    edit(tdir, "d100.html.j2", '<h2>Notes</h2>', '<h2>Notes</h2><img src="crest.svg" alt="">')
+    assert pdf(tdir, doc).startswith(b"%PDF-")
+
+
+def test_a_missing_font_is_an_error(tdir, doc):
+    (tdir / "fonts" / "Karla-Bold.otf").unlink()
+    with pytest.raises(RenderError, match=r": 'fonts/Karla-Bold.otf' does not exist$"):
+        pdf(tdir, doc)
+    with pytest.raises(RenderError, match=r": 'fonts/Karla-Bold.otf' does not exist$"):
+        HtmlRenderer(TemplateSet.load(tdir)).sheet(doc, standalone=True)
+
+
+def test_a_missing_stylesheet_is_an_error(tdir, doc):
+    (tdir / "sheet.css").unlink()
+    with pytest.raises(RenderError, match=r": 'sheet.css' does not exist$"):
+        pdf(tdir, doc)
+
+
+def test_a_remote_url_in_the_stylesheet_is_refused(tdir, doc):
+    edit(tdir, "sheet.css", "src: url(fonts/Karla-Bold.otf)", "src: url(https://fonts.example.com/k.otf)")
+    with pytest.raises(RenderError, match=r"refusing to fetch 'https://fonts.example.com/k.otf'"):
+        pdf(tdir, doc)
+    with pytest.raises(RenderError, match=r"stylesheet url\(https://fonts.example.com/k.otf\) is not a file "
+                                          r"in the templates folder"):
+        HtmlRenderer(TemplateSet.load(tdir)).sheet(doc, standalone=True)
+
+
+def test_an_ignored_css_rule_is_an_error_not_a_log_line(tdir, doc):
+    edit(tdir, "sheet.css", "body {", "body { colour: red;")
+    with pytest.raises(RenderError, match=r"sheet.css: Ignored `colour: red` at \d+:\d+, unknown property."):
+        pdf(tdir, doc)
+
+
+def test_an_undefined_variable_names_the_template_and_line(tdir, doc):
+    edit(tdir, "d100.html.j2", "<h2>Notes</h2>", "<h2>Notes {{ c.nickname }}</h2>")
+    line = next(i for i, t in enumerate((tdir / "d100.html.j2").read_text().splitlines(), 1) if "nickname" in t)
+    with pytest.raises(RenderError) as e:
+        HtmlRenderer(TemplateSet.load(tdir)).sheet(doc)
+    assert str(e.value) == f"{tdir.resolve()}: d100.html.j2:{line}: 'dict object' has no attribute 'nickname'"
+
+
+def test_templates_run_sandboxed(tdir, doc):
+    edit(tdir, "d100.html.j2", "<h2>Notes</h2>", "<h2>{{ ''.__class__.__mro__ }}</h2>")
+    with pytest.raises(RenderError, match=r"access to attribute '__class__' of 'str' object is unsafe"):
+        HtmlRenderer(TemplateSet.load(tdir)).sheet(doc)
+
+
+def test_a_template_dir_without_a_base_layout_is_refused(tmp_path):
+    with pytest.raises(RenderError, match=r"has no base.html.j2 \(copy the built-in templates folder"):
+        TemplateSet.load(tmp_path)
+
+
+def test_an_engine_without_a_sheet_template_is_an_error(tdir, doc):
+    doc["system"]["engine"] = "kotm"
+    (tdir / "kotm.html.j2").unlink(missing_ok=True)
+    with pytest.raises(RenderError, match=r": no sheet template for engine 'kotm' \(expected kotm.html.j2\)$"):
+        HtmlRenderer(TemplateSet.load(tdir)).sheet(doc)
+
+
+@pytest.mark.parametrize("relative", ["../base.html.j2", "/etc/hostname", "data:text/plain,x", ""])
+def test_asset_paths_stay_inside_the_folder(relative):
+    with pytest.raises(RenderError):
+        TemplateSet.load().path_of(relative)
