@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: test demo deps system-deps bench clean
+.PHONY: test demo deps system-deps bench bench-render clean
 
 $(STAMP): pyproject.toml
 	@$(MAKE) --no-print-directory system-deps
@@ -15,11 +15,12 @@ $(STAMP): pyproject.toml
 
 deps: $(STAMP)
 
-# WeasyPrint needs Pango >= 1.44 (Debian: libpango-1.0-0, libpangoft2-1.0-0).
+# WeasyPrint needs Pango >= 1.44 (Debian: libpango-1.0-0, libpangoft2-1.0-0), and
+# subsets fonts faster with HarfBuzz-Subset (libharfbuzz-subset0) than with fontTools.
 system-deps:
-	@if ! ldconfig -p 2>/dev/null | grep -q libpangoft2-1.0; then \
-		echo "installing Pango for WeasyPrint (apt-get)"; \
-		apt-get update -qq && apt-get install -y -qq libpango-1.0-0 libpangoft2-1.0-0 fontconfig; \
+	@if ! ldconfig -p 2>/dev/null | grep -q libpangoft2-1.0 || ! ldconfig -p 2>/dev/null | grep -q libharfbuzz-subset; then \
+		echo "installing Pango and HarfBuzz-Subset for WeasyPrint (apt-get)"; \
+		apt-get update -qq && apt-get install -y -qq libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fontconfig; \
 	fi
 
 test: deps
@@ -30,6 +31,9 @@ demo: deps
 
 bench: deps
 	$(PY) bench/bench_generate.py
+
+bench-render: deps
+	$(PY) bench/bench_render.py
 
 clean:
 	rm -rf $(VENV) demo-party

@@ -97,3 +97,19 @@ def test_phrases_cover_every_weapon_skill_and_location(d100):
     phrases = d100_phrases(doc)
     assert len(phrases) > len(doc["skills"]) + len(doc["weapons"]) + len(doc["hit_locations"]) + 20
     assert "Belt knife melee · impale · base 25% 7 1D3+1+1D4 25 01 01–05 97–00 30 01–02 01–06 97–00 – 6 – 0.2" in phrases
+
+
+def test_a_long_roster_continues_over_more_cover_pages(maker):
+    from chargen.render.bundle import SheetOptions, SheetSummary, party_summary
+
+    sheets = [SheetSummary(f"{i:04d}-x", i, f"Hero number {i}", "D100 II 1.0.0", 42, {"pdf": "x.pdf"}, 1 + i % 2,
+                           [("", "Peasant"), ("HP", str(10 + i % 7))]) for i in range(90)]
+    party = party_summary(sheets, SheetOptions(party_name="A <b>big</b> party"))
+    rendered = maker.render(HtmlRenderer(TemplateSet.load()).cover(party))
+    text, pages = pdf_text(rendered.pdf)
+    assert pages >= 2 and f"cover page ii of {'ii' if pages == 2 else 'iii'}" in text
+    assert "A <b>big</b> party" in text
+    page = 1
+    for s in sheets:
+        assert f"{s.index} {s.name} Peasant · HP {10 + s.index % 7} {page}" in text
+        page += s.pages

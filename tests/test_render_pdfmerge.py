@@ -48,3 +48,17 @@ def test_same_inputs_same_bytes_and_an_identifier_from_them():
     other = concat([("one", blank_pdf([(100, 100)])), ("two", blank_pdf([(200, 101)]))])
     ids = [pypdf.PdfReader(io.BytesIO(d)).trailer["/ID"][0] for d in (first, other)]
     assert ids[0] != ids[1]
+
+
+def test_front_matter_comes_first_and_is_labelled_in_roman():
+    out = io.BytesIO()
+    writer = PdfConcatenator(out, "Party")
+    writer.add(blank_pdf([(100, 100)]), "Ulf")
+    writer.add(blank_pdf([(200, 200), (200, 200)]), "Ivar")
+    writer.add(blank_pdf([(300, 300), (300, 300)]), "Cover", front=True)
+    writer.close()
+    reader = pypdf.PdfReader(io.BytesIO(out.getvalue()), strict=True)
+    assert [p.mediabox.width for p in reader.pages] == [300, 300, 100, 200, 200]
+    assert reader.page_labels == ["i", "ii", "1", "2", "3"]
+    assert [(o.title, reader.get_destination_page_number(o)) for o in reader.outline] == [
+        ("Cover", 0), ("Ulf", 2), ("Ivar", 3)]

@@ -19,7 +19,6 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from chargen.errors import RenderError
 from chargen.output import atomic_write, inside
 
 SHEET_FORMATS = ("html", "pdf")
@@ -150,73 +149,85 @@ def _in_order(pool, tasks: Iterable[tuple], window: int) -> Iterator[SheetSummar
 
 def write_sheets(characters: Iterable[tuple[str, dict, dict]], folder: Path, options: SheetOptions,
                  progress: Callable[[int], None] | None = None) -> BundleResult:
-    """Render ``(stem, document, data files written)`` into ``folder``, then party.pdf and index.html."""
+    """Render ``(stem, document, data files written)`` into ``folder``, then party.pdf and index.html.
+
+    Each sheet PDF goes into party.pdf as soon as it is written, while the
+    workers lay out the next ones; the cover is laid out last and put first.
+    """
     formats = tuple(f for f in options.formats if f in SHEET_FORMATS)
     result = BundleResult()
     if not formats:
         return result
     pool = _pool(options)
+    party = PartyPdf(folder, options) if "pdf" in formats else None
     try:
         tasks = ((stem, doc, folder, formats, files) for stem, doc, files in characters)
         for summary in _in_order(pool, tasks, 2 * options.workers + 2):
             result.sheets.append(summary)
+            if party:
+                party.add(summary)
             if progress:
                 progress(1)
-        if "pdf" in formats and result.sheets:
-            result.files["party_pdf"] = write_party_pdf(pool, result.sheets, folder, options)
+        if party and result.sheets:
+            result.files["party_pdf"] = party.finish(pool, result.sheets)
         pool.close()
     except BaseException:
         pool.terminate()
         raise
     finally:
+        if party:
+            party.discard()
         pool.join()
     result.files["index_html"] = write_index(result, folder, options)
     return result
 
 
-def party_summary(sheets: list[SheetSummary], options: SheetOptions, cover_pages: int = 1) -> dict:
-    """The cover's and index's context: name, systems, seeds, and the roster with page numbers."""
-    page = cover_pages + 1
+def party_summary(sheets: list[SheetSummary], options: SheetOptions) -> dict:
+    """The cover's and index's context: name, systems, seeds, and the roster with page numbers.
+
+    Page numbers count the sheets' pages from 1, after the cover (whose own
+    pages party.pdf labels i, ii, ...), so they never depend on the cover's length.
+    """
+    page = 1
     roster = []
     for s in sheets:
         roster.append({"index": s.index, "name": s.name, "system": s.system, "seed": s.batch_seed,
                        "files": s.files, "pages": s.pages, "page": page, "figures": s.roster})
         page += s.pages
-    seeds = list(dict.fromkeys(s.batch_seed for s in sheets))
     return {"name": options.party_name or DEFAULT_PARTY_NAME,
             "systems": list(dict.fromkeys(s.system for s in sheets)),
-            "seeds": seeds, "characters": roster, "count": len(sheets),
-            "cover_pages": cover_pages, "sheet_pages": page - cover_pages - 1,
-            "files": {}}
+            "seeds": list(dict.fromkeys(s.batch_seed for s in sheets)),
+            "characters": roster, "count": len(sheets), "sheet_pages": page - 1, "files": {}}
 
 
-def write_party_pdf(pool, sheets: list[SheetSummary], folder: Path, options: SheetOptions) -> str:
-    """party.pdf: a cover listing every character and its page, then every sheet as written."""
-    from chargen.render.pdfmerge import PdfConcatenator
+class PartyPdf:
+    """party.pdf, built while the sheets are laid out: each sheet as written, then the cover first."""
 
-    cover_pages = 1
-    for _ in range(3):  # the roster's layout does not depend on its page numbers: settles at once
-        cover = pool.apply(_cover, (party_summary(sheets, options, cover_pages),))
-        if cover.pages == cover_pages:
-            break
-        cover_pages = cover.pages
-    else:
-        raise RenderError("the party cover's page count does not settle (a template that changes with it?)")
-    party = options.party_name or DEFAULT_PARTY_NAME
-    target = inside(folder, PARTY_PDF)
-    tmp = target.with_name(f".tmp-{PARTY_PDF}.part")
-    try:
-        with open(tmp, "wb") as out:
-            writer = PdfConcatenator(out, party)
-            writer.add(cover.pdf, party)
-            for s in sheets:
-                writer.add(folder / s.files["pdf"], s.name)
-            writer.close()
-        os.replace(tmp, target)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    return PARTY_PDF
+    def __init__(self, folder: Path, options: SheetOptions):
+        from chargen.render.pdfmerge import PdfConcatenator
+
+        self.folder, self.options = folder, options
+        self.target = inside(folder, PARTY_PDF)
+        self.tmp = folder / f".tmp-{PARTY_PDF}.part"
+        self.file = open(self.tmp, "wb")  # noqa: SIM115 - closed by finish() or discard()
+        self.writer = PdfConcatenator(self.file, options.party_name or DEFAULT_PARTY_NAME)
+
+    def add(self, sheet: SheetSummary) -> None:
+        self.writer.add(self.folder / sheet.files["pdf"], sheet.name)
+
+    def finish(self, pool, sheets: list[SheetSummary]) -> str:
+        cover = pool.apply(_cover, (party_summary(sheets, self.options),))
+        self.writer.add(cover.pdf, self.options.party_name or DEFAULT_PARTY_NAME, front=True)
+        self.writer.close()
+        self.file.close()
+        os.chmod(self.tmp, 0o644)
+        os.replace(self.tmp, self.target)
+        return PARTY_PDF
+
+    def discard(self) -> None:
+        """Close and remove the partial file (after finish, there is none)."""
+        self.file.close()
+        self.tmp.unlink(missing_ok=True)
 
 
 def write_index(result: BundleResult, folder: Path, options: SheetOptions) -> str:

@@ -3,7 +3,10 @@
 Each input is read with pypdf, its pages and everything they reference are
 renumbered and written to the output at once, and the input is let go, so
 memory stays flat however many sheets a party has (pypdf's PdfWriter keeps
-every page in memory until the end). At the close come the page tree, one
+every page in memory until the end). Inputs added as ``front`` matter (the
+party cover, written last because its roster needs every sheet's page count)
+come first in page order and are labelled i, ii, ...; the pages after them are
+numbered from 1. At the close come the page tree, the page labels, one
 bookmark per input, the catalogue, the cross-reference table and a trailer
 whose document identifier is the SHA-256 of the bytes written: the same
 inputs give the same file.
@@ -34,14 +37,16 @@ class PdfConcatenator:
         self.digest = hashlib.sha256()
         self.offsets: list[int | None] = [None]  # by object number; 0 is the free head
         self.kids: list[int] = []
+        self.front: list[int] = []  # front matter's pages, first in page order
         self.bookmarks: list[tuple[str, int]] = []
+        self.front_bookmarks: list[tuple[str, int]] = []
         self.title, self.producer = title, producer
         self.catalog, self.page_tree = self._reserve(), self._reserve()
         self._write(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
 
     @property
     def page_count(self) -> int:
-        return len(self.kids)
+        return len(self.front) + len(self.kids)
 
     def _reserve(self) -> int:
         self.offsets.append(None)
@@ -58,8 +63,9 @@ class PdfConcatenator:
         self.offsets[number] = self.pos
         self._write(b"%d 0 obj\n%s\nendobj\n" % (number, buffer.getvalue()))
 
-    def add(self, source: Path | bytes, bookmark: str | None = None) -> int:
-        """Append every page of one PDF (a path or its bytes); returns how many pages it had."""
+    def add(self, source: Path | bytes, bookmark: str | None = None, front: bool = False) -> int:
+        """Append every page of one PDF (a path or its bytes), after the front matter if ``front``
+        else at the end; returns how many pages it had."""
         reader = PdfReader(io.BytesIO(source) if isinstance(source, bytes) else str(source))
         copier = _Copier(self)
         numbers = [copier.claim(page.indirect_reference) for page in reader.pages]
@@ -71,16 +77,22 @@ class PdfConcatenator:
             self._write_object(number, page_dict)
         copier.drain()
         if bookmark is not None and numbers:
-            self.bookmarks.append((bookmark, numbers[0]))
-        self.kids += numbers
+            (self.front_bookmarks if front else self.bookmarks).append((bookmark, numbers[0]))
+        (self.front if front else self.kids).extend(numbers)
         return len(numbers)
 
     def close(self) -> None:
         ref = lambda n: IndirectObject(n, 0, None)  # noqa: E731
+        kids = self.front + self.kids
+        self.bookmarks = self.front_bookmarks + self.bookmarks
         self._write_object(self.page_tree, DictionaryObject({
-            NameObject("/Type"): NameObject("/Pages"), NameObject("/Count"): NumberObject(len(self.kids)),
-            NameObject("/Kids"): ArrayObject(ref(k) for k in self.kids)}))
+            NameObject("/Type"): NameObject("/Pages"), NameObject("/Count"): NumberObject(len(kids)),
+            NameObject("/Kids"): ArrayObject(ref(k) for k in kids)}))
         catalog = {NameObject("/Type"): NameObject("/Catalog"), NameObject("/Pages"): ref(self.page_tree)}
+        if self.front:  # i, ii, ... for the front matter, then 1, 2, 3, ...
+            catalog[NameObject("/PageLabels")] = DictionaryObject({NameObject("/Nums"): ArrayObject([
+                NumberObject(0), DictionaryObject({NameObject("/S"): NameObject("/r")}),
+                NumberObject(len(self.front)), DictionaryObject({NameObject("/S"): NameObject("/D")})])})
         if self.bookmarks:
             catalog[NameObject("/Outlines")] = ref(self._write_bookmarks())
             catalog[NameObject("/PageMode")] = NameObject("/UseOutlines")
