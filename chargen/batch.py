@@ -46,24 +46,58 @@ def manifest(module: RulesModule, batch_seed: int, indices: range, result: Batch
     return out
 
 
+def write_character(module: RulesModule, batch_seed: int, index: int, folder: Path,
+                    data_formats: tuple[str, ...]) -> dict:
+    """Generate character ``index`` and write it in each data format; return its manifest entry."""
+    doc = make_character(module, batch_seed, index)
+    stem = character_stem(index, doc["identity"]["name"])
+    files = {}
+    for fmt in data_formats:
+        name = f"{stem}.{fmt}"
+        atomic_write(inside(folder, name), DUMPERS[fmt](doc))
+        files[fmt] = name
+    return {"index": index, "name": doc["identity"]["name"], "files": files}
+
+
+def _write_chunk(args: tuple) -> list[dict]:
+    module, batch_seed, chunk, folder, data_formats = args
+    return [write_character(module, batch_seed, i, folder, data_formats) for i in chunk]
+
+
+PARALLEL_MIN = 500  # below this, starting worker processes costs more than it saves
+CHUNK = 250
+
+
 def write_batch(module: RulesModule, batch_seed: int, indices: range, folder: Path, formats: tuple[str, ...],
-                progress: Callable[[int], None] | None = None) -> BatchResult:
-    """Generate ``indices`` and write each in the data ``formats``; return what was written."""
+                jobs: int = 1, progress: Callable[[int], None] | None = None) -> BatchResult:
+    """Generate ``indices`` and write each in the data ``formats``; return what was written.
+
+    With ``jobs > 1`` and a large batch, chunks of characters are generated and
+    written by worker processes; the manifest lists them in index order either way.
+    """
     result = BatchResult(folder)
-    data_formats = [f for f in formats if f in DATA_FORMATS]
+    data_formats = tuple(f for f in formats if f in DATA_FORMATS)
     try:
-        for i in indices:
-            doc = make_character(module, batch_seed, i)
-            stem = character_stem(i, doc["identity"]["name"])
-            files = {}
-            for fmt in data_formats:
-                name = f"{stem}.{fmt}"
-                atomic_write(inside(folder, name), DUMPERS[fmt](doc))
-                files[fmt] = name
-            result.written.append({"index": i, "name": doc["identity"]["name"], "files": files})
-            if progress:
-                progress(1)
+        if jobs > 1 and len(indices) >= PARALLEL_MIN:
+            _parallel(module, batch_seed, indices, folder, data_formats, jobs, result, progress)
+        else:
+            for i in indices:
+                result.written.append(write_character(module, batch_seed, i, folder, data_formats))
+                if progress:
+                    progress(1)
         result.complete = True
     finally:
         write_manifest(folder, manifest(module, batch_seed, indices, result))
     return result
+
+
+def _parallel(module, batch_seed, indices, folder, data_formats, jobs, result, progress) -> None:
+    import multiprocessing
+
+    chunks = [indices[i:i + CHUNK] for i in range(0, len(indices), CHUNK)]
+    ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    with ctx.Pool(min(jobs, len(chunks))) as pool:
+        for entries in pool.imap(_write_chunk, [(module, batch_seed, c, folder, data_formats) for c in chunks]):
+            result.written.extend(entries)
+            if progress:
+                progress(len(entries))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -114,8 +115,10 @@ def systems_cmd(fmt: str) -> None:
 @click.option("-o", "--output", "output", type=click.Path(path_type=Path, file_okay=False),
               help="Write one file per character and a manifest into this folder (new or empty).")
 @click.option("--force", is_flag=True, help="Write into a folder that is not empty, replacing files.")
+@click.option("--jobs", "-j", type=click.IntRange(1, 256), default=None,
+              help="Worker processes for large batches (default: all cores).")
 def generate_cmd(system_id: str, seed: int | None, count: int, start: int | None, formats: str,
-                 output: Path | None, force: bool) -> None:
+                 output: Path | None, force: bool, jobs: int | None) -> None:
     """Generate characters.
 
     Character i of a seed is the same alone (--index i) or in a batch of any size.
@@ -139,20 +142,20 @@ def generate_cmd(system_id: str, seed: int | None, count: int, start: int | None
     from chargen.output import prepare_folder
 
     prepare_folder(output, force)
-    result = write_batch(module, batch_seed, indices, output, fmts)
+    result = write_batch(module, batch_seed, indices, output, fmts, jobs=jobs or os.cpu_count() or 1)
     click.echo(f"chargen: wrote {len(result.written)} {module.id} character{'s' if count != 1 else ''} "
                f"(seed {batch_seed}) to {output}", err=True)
 
 
 def _stream(module, batch_seed: int, indices: range, fmts: tuple[str, ...], single: bool) -> None:
     from chargen.generate import characters
-    from chargen.serialize import to_json, to_yaml, to_yaml_stream
+    from chargen.serialize import to_json, to_json_stream, to_yaml, to_yaml_stream
 
     if len(fmts) != 1:
         raise click.UsageError("without -o, give exactly one --format (json or yaml)")
     docs = list(characters(module, batch_seed, indices))
     if fmts[0] == "json":
-        sys.stdout.write(to_json(docs[0] if single else docs))
+        sys.stdout.write(to_json(docs[0]) if single else to_json_stream(docs))
     else:
         sys.stdout.write(to_yaml(docs[0]) if single else to_yaml_stream(docs))
 
@@ -181,13 +184,13 @@ def roll_cmd(expression: str, seed: int | None, fmt: str) -> None:
         click.echo(json.dumps({"expression": str(dice), "seed": batch_seed, **record.to_dict()} | {"for": None}))
         return
     click.echo(f"{dice} = {total}")
-    faces = iter(record.dice)
-    for term in dice.terms:
-        sign = "-" if term.sign < 0 else "+"
+    faces = iter(record.faces)
+    for n, term in enumerate(dice.terms):
+        sign = "-" if term.sign < 0 else ("+" if n else "")
         if term.sides == 0:
             click.echo(f"  {sign}{term.count}")
         else:
-            shown = " ".join(str(next(faces)[1]) for _ in range(term.count))
+            shown = " ".join(str(next(faces)) for _ in range(term.count))
             click.echo(f"  {sign}{term}: {shown}")
     click.echo(f"chargen: seed {batch_seed}", err=True)
 

@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Generic, TypeVar
@@ -28,13 +29,26 @@ class Band(Generic[T]):
     value: T
 
 
-@dataclass(frozen=True, slots=True)
+FAST_LOOKUP_MAX = 64
+
+
+@dataclass(frozen=True)
 class Banded(Generic[T]):
     bands: tuple[Band[T], ...]
     every: int = 0
     add: T | None = None
 
     def lookup(self, x: int) -> T:
+        if 0 <= x <= FAST_LOOKUP_MAX:
+            return self._fast[x]
+        return self._lookup(x)
+
+    @functools.cached_property
+    def _fast(self) -> tuple:
+        """Every value from 0 to FAST_LOOKUP_MAX, computed once (generation looks up ~40 a character)."""
+        return tuple(self._lookup(x) for x in range(FAST_LOOKUP_MAX + 1))
+
+    def _lookup(self, x: int) -> T:
         first = self.bands[0]
         if x < first.low:
             return first.value
