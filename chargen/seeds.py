@@ -6,6 +6,12 @@ A character's seed is derived from the batch seed and its index alone::
 
 so character *i* is the same whether it is made alone (``--index i``) or in a
 batch of any size, on any machine (``hash()`` is not used: it changes per process).
+
+A second generator, from ``b"chargen/1/identity:<batch seed>:<index>"``, rolls
+only what a character's name depends on (sex and background in d100). It is
+cheap to run for every earlier index, which is how names stay unique within a
+batch (see :class:`GroupRanks`) while character *i* still needs nothing but
+the batch seed and *i*.
 """
 
 from __future__ import annotations
@@ -30,6 +36,34 @@ def character_seed(batch_seed: int, index: int) -> int:
 
 def character_rng(batch_seed: int, index: int) -> random.Random:
     return random.Random(character_seed(batch_seed, index))
+
+
+def identity_rng(batch_seed: int, index: int) -> random.Random:
+    digest = hashlib.sha256(f"chargen/1/identity:{batch_seed}:{index}".encode("ascii")).digest()
+    return random.Random(int.from_bytes(digest[:8], "big"))
+
+
+class GroupRanks:
+    """For each index, how many earlier indices of the batch fell in the same group.
+
+    ``group_of(index)`` must depend only on the batch seed and the index (it
+    rolls with :func:`identity_rng`). Ranks are computed once, in index order,
+    and cached, so a whole batch costs one ``group_of`` call per character and
+    character *i* alone costs *i* of them.
+    """
+
+    def __init__(self, group_of):
+        self.group_of = group_of
+        self.ranks: list[int] = []
+        self.counts: dict = {}
+
+    def rank(self, index: int) -> int:
+        ranks, counts = self.ranks, self.counts
+        while len(ranks) <= index:
+            group = self.group_of(len(ranks))
+            ranks.append(counts.get(group, 0))
+            counts[group] = ranks[-1] + 1
+        return ranks[index]
 
 
 def keyed_permutation(key: str, i: int, n: int) -> int:
