@@ -181,7 +181,7 @@ def roll_cmd(expression: str, seed: int | None, fmt: str) -> None:
     total = roller.roll(dice, "roll")
     record = roller.log[0]
     if fmt == "json":
-        click.echo(json.dumps({"expression": str(dice), "seed": batch_seed, **record.to_dict()} | {"for": None}))
+        click.echo(json.dumps({"expression": str(dice), "seed": batch_seed, "rolled": list(record.faces), "total": total}))
         return
     click.echo(f"{dice} = {total}")
     faces = iter(record.faces)
