@@ -109,7 +109,7 @@ def systems_cmd(fmt: str) -> None:
 @seed_option
 @click.option("--count", "-n", type=click.IntRange(1, 100_000), default=1, show_default=True,
               help="How many characters.")
-@click.option("--index", "start", type=click.IntRange(0, 10**9), default=None,
+@click.option("--index", "start", type=click.IntRange(0, 10**6), default=None,
               help="First character index (default 0): --index 7 alone is character 7 of the batch.")
 @click.option("--format", "formats", default="json", show_default=True, help="Comma list of: json, yaml.")
 @click.option("-o", "--output", "output", type=click.Path(path_type=Path, file_okay=False),

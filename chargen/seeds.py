@@ -38,9 +38,32 @@ def character_rng(batch_seed: int, index: int) -> random.Random:
     return random.Random(character_seed(batch_seed, index))
 
 
-def identity_rng(batch_seed: int, index: int) -> random.Random:
-    digest = hashlib.sha256(f"chargen/1/identity:{batch_seed}:{index}".encode("ascii")).digest()
-    return random.Random(int.from_bytes(digest[:8], "big"))
+class HashRng:
+    """A small generator for the identity rolls: SHA-256 in counter mode.
+
+    ``random()`` returns 53-bit floats in [0, 1) from
+    ``sha256(key + counter)``, four per digest. It is cheap to create (no
+    Mersenne Twister state to seed), which matters because a character's name
+    rank replays the identity rolls of every earlier index.
+    """
+
+    __slots__ = ("key", "counter", "pool")
+
+    def __init__(self, key: bytes):
+        self.key = key
+        self.counter = 0
+        self.pool: list[float] = []
+
+    def random(self) -> float:
+        if not self.pool:
+            digest = hashlib.sha256(self.key + self.counter.to_bytes(4, "big")).digest()
+            self.counter += 1
+            self.pool = [(int.from_bytes(digest[i:i + 8], "big") >> 11) / 9007199254740992 for i in (24, 16, 8, 0)]
+        return self.pool.pop()
+
+
+def identity_rng(batch_seed: int, index: int) -> HashRng:
+    return HashRng(f"chargen/1/identity:{batch_seed}:{index}:".encode("ascii"))
 
 
 class GroupRanks:

@@ -6,7 +6,7 @@ the character is a plain dict in a fixed key order (the JSON document's body).
 
 from __future__ import annotations
 
-from chargen.dice import Roller, parse
+from chargen.dice import Roller, parse, roll_die
 from chargen.seeds import GroupRanks, identity_rng, keyed_permutation
 from chargen.systems.d100.rules import Background, D100Rules, Weapon
 
@@ -71,9 +71,14 @@ def _name_rank(rules: D100Rules, batch_seed: int, index: int) -> int:
         if len(_RANKS) >= 8:
             _RANKS.clear()
 
+        sexes, backgrounds = rules.sexes, rules.backgrounds
+
         def group_of(i: int) -> tuple[str, str]:
-            sex, bg = roll_identity(rules, Roller(identity_rng(batch_seed, i)))
-            return bg.id, sex
+            # roll_identity's two rolls without a Roller's logging, for speed;
+            # tests/test_d100_generate.py checks the two agree.
+            rng = identity_rng(batch_seed, i)
+            sex = sexes[roll_die(rng, len(sexes)) - 1] if len(sexes) > 1 else sexes[0]
+            return backgrounds.lookup(roll_die(rng, 100)).id, sex
 
         cached = _RANKS[key] = (rules, batch_seed, GroupRanks(group_of))
     return cached[2].rank(index)
