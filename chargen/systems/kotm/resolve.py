@@ -60,7 +60,7 @@ def attack(rules: KotmRules, roller: Roller, sd: int, level: int, modifier: int 
     read = a.read(first, second)
     outcome = classify(a, first, second, sd)
     if outcome in a.exceptions:
-        why = f"faces {first} {second}"
+        why = f"faces {first} {second}, whatever the SD"
     else:
         why = f"read {read:02d} is {'at or under' if outcome.hit else 'over'} SD {sd}"
     row = f"{outcome.label} ({outcome.abbr})" if outcome in a.exceptions else outcome.label
