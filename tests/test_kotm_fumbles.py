@@ -128,7 +128,7 @@ def test_the_longest_total_failure_makes_25_rolls(table):
     assert all(e.status != "rerolled" for e in entries)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(st.lists(st.sampled_from([97, 98, 99, 100, 50, 61]), min_size=150, max_size=150))
 def test_never_more_than_25_rolls_besides_rerolls(table, sequence):
     try:
