@@ -80,6 +80,13 @@ def test_legendary_chooses_the_result_without_a_die(rules):
     assert action(rules, scripted().die, level=level(rules, 75), chosen_result=9, penalty=1).result == 8
 
 
+@pytest.mark.parametrize("state, result", [
+    ("unwounded", 5), ("lightly_wounded", 5), ("moderately_wounded", 4), ("broken", 3), ("mangled", 2)])
+def test_every_wound_state_through_resolve(rules, state, result):
+    r = resolve(rules, scripted((6, 4)), options(action=True, wound=state))
+    assert r.result["result"] == result
+
+
 def test_a_wound_penalty_lowers_the_result(rules):
     assert roll(rules, 4, penalty=1).result == 4
     assert roll(rules, 4, penalty=3).result == 2

@@ -64,6 +64,19 @@ def test_sheet_context(rtd):
     assert ctx["weapons"][0]["rows"][0] == {"label": "Glancing Hit", "multiplier": "0.8x", "damage": 5}
     assert ctx["weapons"][0]["critical"] == {"multiplier": "2x", "damage": 12}
     assert [w["penalty"] for w in ctx["wound_states"]] == [0, 0, 1, 2, 3, None]
+    assert ctx["body_parts"][0] == {"part": "head", "label": "Head", "state": "unwounded", "important": True,
+                                    "states": ["unwounded", "lightly_wounded", "moderately_wounded", "broken",
+                                               "mangled", "lopped_off"]}
+
+
+def test_a_part_that_is_not_brittle_cannot_be_broken(rtd):
+    import dataclasses
+
+    from chargen.systems.rtd.sheet import _part
+
+    soft = dataclasses.replace(rtd.rules.wounds.parts[0], brittle=False)
+    rules = dataclasses.replace(rtd.rules, wounds=dataclasses.replace(rtd.rules.wounds, parts=(soft,)))
+    assert "broken" not in _part(rules, {"part": "head", "state": "unwounded"})["states"]
 
 
 def test_sheet_lists_each_choice_of_an_expert(rtd):

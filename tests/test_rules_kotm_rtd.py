@@ -70,7 +70,7 @@ def test_kotm_problems(file, change, message):
     ("actions", delete(("results", "rows", 4)), "results.rows: expected one row per result from 0 to 10, in order"),
     ("stats", set_(("dice",), "5D6"), "dice: dice 5D6 roll 5 to 30; stats run 0 to 20"),
     ("combat", set_(("to_hit", "rows", 2, "roll"), "2"), "to_hit.rows[2].roll: range 2-2 overlaps another to-hit row at 2"),
-    ("combat", set_(("counterattack", "block_reads_as"), "smash"), "counterattack.block_reads_as: unknown to-hit row 'smash' (expected one of: block, crushing_hit, epic_hit, glancing_hit, miss, successful_hit)"),
+    ("combat", set_(("counterattack", "rows_read_as", "block"), "smash"), "counterattack.rows_read_as.block: unknown to-hit row 'smash' (expected one of: block, crushing_hit, epic_hit, glancing_hit, miss, successful_hit)"),
     ("combat", set_(("critical", "critical_on"), [2, 13]), "critical.critical_on[1]: 13 is out of range (expected 1 to 12)"),
     ("wounds", set_(("starting_state",), "dead"), "starting_state: unknown wound state 'dead' (expected one of: broken, lightly_wounded, lopped_off, mangled, moderately_wounded, unwounded)"),
 ])

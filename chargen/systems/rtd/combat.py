@@ -78,8 +78,7 @@ def _counterattack(combat: Combat, draw: Draw, automatic: bool, multiplier: Frac
         return Strike(None, None, None, True, True, multiplier)
     face = draw(combat.to_hit_die, "counterattack to hit")
     row = combat.hit_row(face)
-    if row.id == "block":
-        row = combat.hit_row_id(combat.block_reads_as)
+    row = combat.hit_row_id(combat.counter_rows.get(row.id, row.id))
     if row.multiplier <= 0:
         return Strike(face, row, None, False, False, Fraction(0))
     cf, crit, mult = _critical(combat, row, draw, 0, "counterattack critical", multiplier)

@@ -63,7 +63,7 @@ class Combat:
     parry_crits: tuple[int, int]
     critical_die: int
     critical_on: frozenset[int]
-    block_reads_as: str
+    counter_rows: dict[str, str]   # a counterattack's to-hit row id -> the row it reads as
 
     def hit_row(self, face: int) -> TableRow:
         return _find(self.to_hit, face)
@@ -189,18 +189,22 @@ def combat(c: Cursor) -> Combat | None:
     pb.mapping(required=("source", "add"))
     six.mapping(required=("source", "attack_crits", "parry_crits"))
     cr.mapping(required=("source", "die", "critical_on"))
-    ca.mapping(required=("source", "block_reads_as"))
+    ca.mapping(required=("source", "rows_read_as"))
     c["damage_rounding"].one_of(("half_up",))
     c["damage_rounding_source"].source()
     crit_die = cr["die"].int(2, 100) or 12
     crit_on = frozenset(x.int(1, crit_die) for x in cr["critical_on"].list(1))
-    block_as = ca["block_reads_as"].ref({r.id for r in to_hit}, "to-hit row")
+    row_ids = {r.id for r in to_hit}
+    read_as = {}
+    for key, vc in ca["rows_read_as"].items():
+        Cursor(vc.doc, vc.path, key, vc.problems).ref(row_ids, "to-hit row")
+        read_as[key] = vc.ref(row_ids, "to-hit row")
     parts = (_faces(fp["to_hit"], hit_die), _faces(fp["dodge"], dodge_die), pb["add"].int(0, 1000),
              _pair(six["attack_crits"], hit_die, dodge_die), _pair(six["parry_crits"], hit_die, dodge_die))
-    if None in parts or None in crit_on or cm is None or block_as is None:
+    if None in parts or None in crit_on or cm is None or None in read_as.values():
         return None
     return Combat(hit_die, to_hit, Fraction(str(cm)), dodge_die, dodge, (parts[0], parts[1]), parts[2],
-                  parts[3], parts[4], crit_die, crit_on, block_as)
+                  parts[3], parts[4], crit_die, crit_on, read_as)
 
 
 def weapons(c: Cursor) -> dict:

@@ -27,6 +27,7 @@ def sheet_context(doc: dict, rules: RtdRules | None = None) -> dict:
         "skills": [_skill(rules, s) for s in doc["skills"]],
         "wound_states": [{"id": w.id, "label": w.label, "penalty": w.penalty, "heals": w.heals}
                          for w in rules.wounds.states],
+        "body_parts": [_part(rules, w) for w in doc["wounds"]],
         "weapons": [_weapon(rules, w) for w in doc["weapons"]],
     }
 
@@ -62,6 +63,15 @@ def _skill(rules: RtdRules, s: dict) -> dict:
             label = f"bonus {kw['chosen_bonus']:+d}" if kw else "as rolled"
             odds.append({"with": label, "success": odds_entry(p)})
     return {**s, "action_success": odds}
+
+
+def _part(rules: RtdRules, wound: dict) -> dict:
+    """A body part's wound track: the states it can take ("Broken ... Can only apply to
+    brittle parts") and whether losing it kills ("an important part")."""
+    part = next(p for p in rules.wounds.parts if p.id == wound["part"])
+    states = [s.id for s in rules.wounds.states if part.brittle or not s.brittle_only]
+    return {"part": part.id, "label": part.label, "state": wound["state"], "important": part.important,
+            "states": states}
 
 
 def _weapon(rules: RtdRules, w: dict) -> dict:
