@@ -217,6 +217,14 @@ class Roller:
         self.log.append(RollRecord(purpose, f"1D{sides}", (face,), face))
         return face
 
+    def faces(self, count: int, sides: int, purpose: str) -> tuple[int, ...]:
+        """Roll ``count`` dice of ``sides`` faces as one logged roll; return each face in order
+        (for rules that read the faces, not the total: KoTM's two-digit read)."""
+        self._spend(count)
+        shown = tuple(roll_die(self.rng, sides) for _ in range(count))
+        self.log.append(RollRecord(purpose, f"{count}D{sides}", shown, sum(shown)))
+        return shown
+
     def choose(self, options: list | tuple, purpose: str):
         """Pick one of ``options`` with equal odds, by a logged die roll."""
         if len(options) == 1:

@@ -32,3 +32,7 @@ class CharacterError(ChargenError):
 
 class OutputError(ChargenError):
     """An output folder or file cannot be written as asked."""
+
+
+class OptionError(ChargenError):
+    """A command option is missing, out of range or does not apply; the CLI reports it as a usage error."""

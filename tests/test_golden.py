@@ -1,4 +1,4 @@
-"""Golden character files: the exact bytes a seed gives.
+"""Golden character files: the exact bytes a seed gives, for every system.
 
 A changed file means a changed character: regenerate on purpose only, with
 ``CHARGEN_REGEN_GOLDEN=1 python -m pytest tests/test_golden.py``, and say why
@@ -15,7 +15,8 @@ from chargen.rules import load_builtin
 from chargen.serialize import to_json
 
 GOLDEN = Path(__file__).parent / "golden"
-CASES = [("d100", 1, 0), ("d100", 42, 7), ("d100", 2024, 3), ("d100", 99999, 537)]
+CASES = [("d100", 1, 0), ("d100", 42, 7), ("d100", 2024, 3), ("d100", 99999, 537)] + [
+    (system, seed, index) for system in ("kotm", "rtd") for seed, index in ((42, 0), (42, 1), (7, 123))]
 
 
 @pytest.mark.parametrize("system, seed, index", CASES)
