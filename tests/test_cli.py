@@ -155,3 +155,9 @@ def test_every_command_has_help_with_an_example_and_is_in_the_readme():
         r = run(*path, "--help")
         assert r.exit_code == 0 and "Example" in r.stdout, path
         assert f"chargen {' '.join(path)}" in readme, path
+
+
+def test_output_folder_that_cannot_be_created():
+    r = run("generate", "--seed", "1", "-o", "/proc/chargen-cannot-be-here")
+    assert r.exit_code == 1
+    assert r.stderr.startswith("Error: cannot create output folder '/proc/chargen-cannot-be-here': ")

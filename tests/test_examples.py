@@ -55,7 +55,8 @@ EXAMPLES = examples()
 
 
 @pytest.mark.parametrize("where, command, shown", EXAMPLES, ids=[f"{w}: {c}" for w, c, _ in EXAMPLES])
-def test_example_output_is_real(where, command, shown):
+def test_example_output_is_real(where, command, shown, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # commands that write (-o party/) write here
     argv = shlex.split(command)
     assert argv[0] == "chargen", f"{where}: only chargen commands are run: {command}"
     result = CliRunner().invoke(cli, argv[1:], prog_name="chargen")
