@@ -13,3 +13,17 @@ def d100():
     from chargen.rules import load_builtin
 
     return load_builtin("d100")
+
+
+@pytest.fixture
+def write(tmp_path):
+    """Write a text file under tmp_path (dedented) and return its path."""
+    import textwrap
+
+    def _write(name: str, text: str):
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+        return path
+
+    return _write
