@@ -82,7 +82,7 @@ def test_rules_options_that_are_not_files(tmp_path, make, message):
 
 def test_rules_dir_that_is_a_device():
     r = run("systems", "--rules-dir", "/dev/null")
-    assert r.exit_code == 2 and "Invalid value for '--rules-dir': Directory '/dev/null' is a file." in r.stderr
+    assert r.exit_code == 1 and r.stderr == "Error: --rules-dir '/dev/null': not a folder\n"
 
 
 def test_names_holding_html_and_paths_are_data_and_never_paths(write, tmp_path):
