@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 
 from chargen import __version__
-from chargen.errors import ChargenError
+from chargen.errors import ChargenError, printable
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -28,7 +28,7 @@ class ChargenGroup(click.Group):
         except ChargenError as e:
             if ctx.meta.get("chargen.debug"):
                 raise
-            error = click.ClickException(str(e))
+            error = click.ClickException(printable(str(e)))
             error.exit_code = getattr(e, "exit_code", 1)
             raise error from None
         except KeyboardInterrupt:
@@ -303,9 +303,9 @@ def rules_check_cmd(ctx: click.Context, paths: tuple[Path, ...], rules_dirs: tup
     for path in paths:
         report = check_path(path, rules_dirs)
         for line in report.checked:
-            click.echo(f"ok: {line}")
+            click.echo(printable(f"ok: {line}"))
         for line in report.problems:
-            click.echo(line)
+            click.echo(printable(line))
         problems += len(report.problems)
     if problems:
         click.echo(f"chargen: {problems} problem{'s' if problems != 1 else ''} found", err=True)

@@ -12,7 +12,7 @@ import unicodedata
 from collections.abc import Iterator
 
 from chargen import dice as dicemod
-from chargen.errors import DiceError, RulesError
+from chargen.errors import DiceError, RulesError, printable
 from chargen.rules.yamlio import Located
 
 SOURCES = ("seed", "rq2-reference", "default")
@@ -33,7 +33,7 @@ class Problems:
     def add(self, doc: Located, path: tuple, message: str) -> None:
         file, line, shown = doc.where(path)
         where = f"{file}:{line}" if line else file
-        self.items.append(f"{where}: {dotted(shown)}: {message}")
+        self.items.append(printable(f"{where}: {dotted(shown)}: {message}"))
 
     def extend(self, error: RulesError) -> None:
         self.items.extend(error.problems)
