@@ -205,3 +205,13 @@ def test_problem_messages(case, tmp_path):
         load_module("d100", [path])
     assert [p.replace(str(tmp_path) + "/", "") for p in e.value.problems] == expected
 
+
+
+def test_equipment_flags_must_be_true_or_false(tmp_path):
+    path = tmp_path / "house.yaml"
+    path.write_text(HEAD + "  backgrounds:\n    set:\n      backgrounds[id=barbarian].equipment.items[2].weapon.tribal: yes please\n")
+    with pytest.raises(RulesError) as e:
+        load_module("d100", [path])
+    assert [p.replace(str(tmp_path) + "/", "") for p in e.value.problems] == [
+        "house.yaml:6: changes.backgrounds.set.backgrounds[id=barbarian].equipment.items[2].weapon.tribal: "
+        "expected true or false, got the text 'yes please'"]

@@ -435,7 +435,8 @@ def _equipment(c: Cursor, weapons: set[str], armour: set[str]) -> dict:
         if ref["source"].present:
             ref["source"].source()
         options = tuple(x.ref(table, kind) for x in ref["choose"].list(1))
-        return {kind: options, "tribal": bool(ref.value.get("tribal")), "usable": bool(ref.value.get("usable"))}
+        flags = {k: bool(ref[k].bool()) if ref[k].present else False for k in ("tribal", "usable")}
+        return {kind: options, **flags}
     return {kind: (ref.ref(table, kind),), "tribal": False, "usable": False}
 
 
