@@ -1,7 +1,6 @@
 """Hostile input through the command line: one clear error, or a result rendered inert."""
 
 import json
-from pathlib import Path
 
 import pytest
 import yaml

@@ -112,17 +112,19 @@ def banded(c: Cursor, value_kind: str = "int", lo: int = -1000, hi: int = 1000,
         if ok:
             c["bands"].fail("expected at least one band")
         return None
-    every, add = 0, None
-    if c["each"].present:
-        each = c["each"]
-        if each.mapping(required=("every", "add")):
-            every = each["every"].int(1, 1000)
-            add = _value(each["add"], value_kind, lo, hi)
-            if bands[-1].high is None:
-                each.fail("an open-ended last band cannot continue with 'each'")
-                ok = False
-        ok = ok and every is not None and add is not None
-    return Banded(tuple(bands), every or 0, add) if ok else None
+    every, add = _each(c["each"], bands[-1], value_kind, lo, hi) if c["each"].present else (0, None)
+    return Banded(tuple(bands), every, add) if ok and every is not None else None
+
+
+def _each(each: Cursor, last: Band, value_kind: str, lo: int, hi: int) -> tuple[int | None, object]:
+    """``(every, add)`` of the "each +N" extension; ``every`` is None after a problem."""
+    if not each.mapping(required=("every", "add")):
+        return None, None
+    every, add = each["every"].int(1, 1000), _value(each["add"], value_kind, lo, hi)
+    if last.high is None:
+        each.fail("an open-ended last band cannot continue with 'each'")
+        return None, None
+    return (every, add) if add is not None else (None, None)
 
 
 def _band_rows(c: Cursor) -> tuple[list, bool]:

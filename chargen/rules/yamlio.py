@@ -127,7 +127,7 @@ def load_text(text: str, name: str) -> Located:
         raise RulesError([f"{name}: text is longer than {MAX_FILE_BYTES} characters"])
     try:
         node = yaml.compose(text, Loader=_Loader)
-    except _TooDeep as e:
+    except _Limit as e:
         raise RulesError([f"{name}:{e.problem_mark.line + 1}: {e.problem}"]) from None
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark
@@ -144,26 +144,33 @@ def load_text(text: str, name: str) -> Located:
     return located
 
 
-class _TooDeep(yaml.MarkedYAMLError):
+class _Limit(yaml.MarkedYAMLError):
     pass
 
 
 class _Loader(yaml.SafeLoader):
-    """The safe loader, with a composer that refuses nesting deeper than ``MAX_DEPTH``.
+    """The safe loader, with a composer that refuses nesting deeper than ``MAX_DEPTH``
+    and more than ``MAX_NODES`` nodes.
 
     PyYAML composes recursively; without this, ``[[[[...`` ten thousand deep
-    raises ``RecursionError``.
+    raises ``RecursionError``, and a large file is composed whole before the
+    walk could count its nodes.
     """
 
     def __init__(self, stream: str):
         super().__init__(stream)
         self._depth = 0
+        self._nodes = 0
 
     def compose_node(self, parent, index):
         self._depth += 1
+        self._nodes += 1
         try:
             if self._depth > MAX_DEPTH + 1:
-                raise _TooDeep(problem=f"nesting deeper than {MAX_DEPTH} levels",
+                raise _Limit(problem=f"nesting deeper than {MAX_DEPTH} levels",
+                               problem_mark=self.peek_event().start_mark)
+            if self._nodes > MAX_NODES:
+                raise _Limit(problem=f"too many YAML nodes (more than {MAX_NODES})",
                                problem_mark=self.peek_event().start_mark)
             return super().compose_node(parent, index)
         finally:
