@@ -31,6 +31,11 @@ class ChargenGroup(click.Group):
             error = click.ClickException(printable(str(e)))
             error.exit_code = getattr(e, "exit_code", 1)
             raise error from None
+        except OSError as e:  # the file system refused something the library did not expect to fail
+            if ctx.meta.get("chargen.debug"):
+                raise
+            where = f" ({str(e.filename)[:200]})" if e.filename else ""
+            raise click.ClickException(printable(f"{e.strerror or e}{where}")) from None
         except KeyboardInterrupt:
             if ctx.meta.get("chargen.debug"):
                 raise

@@ -38,6 +38,13 @@ def character_stem(index: int, name: str) -> str:
 
 def prepare_folder(folder: Path, force: bool, allow_existing: bool = False) -> None:
     """Create ``folder`` or check it is an empty, writable folder (any folder with ``force``)."""
+    try:
+        _check_folder(folder, force, allow_existing)
+    except OSError as e:
+        raise OutputError(f"output folder '{folder}': {e.strerror or e}") from None
+
+
+def _check_folder(folder: Path, force: bool, allow_existing: bool) -> None:
     if folder.exists() or folder.is_symlink():
         if not folder.is_dir():
             raise OutputError(f"output '{folder}' exists and is not a folder")
@@ -126,7 +133,7 @@ def read_manifest(folder: Path) -> dict:
     from chargen.rules.yamlio import read_bytes
 
     path = folder / MANIFEST
-    if not path.exists():
+    if not os.path.lexists(path):
         raise OutputError(f"no {MANIFEST} in '{folder}' to resume (run without --resume to start a batch)")
     raw = read_bytes(path, str(path), MAX_MANIFEST_BYTES, error=OutputError)
     try:

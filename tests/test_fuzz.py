@@ -176,7 +176,7 @@ def _invoke_and_check(root: Path, work: Path, args: list[str], output: str | Non
     return r
 
 
-segments = st.sampled_from(["out", "..", ".", "party", "a b", "-o", "~", "nul", "CON", "😀", "x" * 60])
+segments = st.sampled_from(["out", "..", ".", "party", "a b", "-o", "~", "nul", "CON", "😀", "x" * 60, "y" * 300])
 outputs = st.lists(segments, min_size=1, max_size=3).map("/".join)
 format_values = st.sampled_from(["json", "yaml", "json,yaml", "JSON", "pdf", "../x", "", ",", "json,json"])
 numbers = st.sampled_from(["0", "1", "3", "-1", "1e3", "18446744073709551616", "abc", "", "0x10"])

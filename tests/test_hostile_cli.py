@@ -143,3 +143,17 @@ def test_inside_refuses_anything_but_a_plain_name(tmp_path, name):
     with pytest.raises(OutputError) as e:
         inside(tmp_path, name)
     assert str(e.value) == f"refusing to write '{name}': not a plain file name"
+
+
+@pytest.mark.parametrize("args, says", [
+    (["rules", "check", "L"], "File name too long"), (["generate", "--rules", "L"], "File name too long"),
+    (["generate", "-o", "L"], "File name too long"), (["generate", "-o", "L/x"], "File name too long"),
+    (["systems", "--rules-dir", "L"], "File name too long"), (["generate", "-o", "L", "--resume"], "no manifest.json"),
+    (["rules", "show", "d100", "--rules", "L"], "File name too long"),
+])
+def test_file_names_too_long_for_the_file_system(args, says, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    r = run(*[a.replace("L", "a" * 300) for a in args])
+    assert r.exit_code == 1 and isinstance(r.exception, SystemExit)
+    assert says in r.output and len(r.stderr.splitlines()) == 1
+    assert list(tmp_path.iterdir()) == []

@@ -124,9 +124,9 @@ def find_modules(rules_dirs: list[Path] | tuple[Path, ...]) -> dict[str, Path]:
     """Own modules: id -> folder. A rules dir is a module folder or a folder of module folders."""
     found: dict[str, Path] = {}
     for d in rules_dirs:
-        if not d.is_dir():
-            raise ChargenError(f"--rules-dir '{d}': not a folder")
         try:
+            if not d.is_dir():
+                raise ChargenError(f"--rules-dir '{d}': not a folder")
             folders = [d] if (d / "module.yaml").is_file() else \
                 sorted(p for p in d.iterdir() if p.is_dir() and (p / "module.yaml").is_file())
         except OSError as e:

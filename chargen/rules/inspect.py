@@ -35,15 +35,29 @@ def check_path(path: Path, rules_dirs: tuple[Path, ...] = ()) -> CheckReport:
     """Validate what ``path`` holds; never raises for bad rules (they are the report)."""
     report = CheckReport()
     try:
-        if path.is_dir():
+        if _is_dir(path):
             _check_folder(path, report)
-        elif (path.parent / "module.yaml").is_file() and not _is_overlay(path):
+        elif _is_file(path.parent / "module.yaml") and not _is_overlay(path):
             _check_module(path.parent, str(path.parent), report)
         else:
             _check_overlay(path, rules_dirs, report)
     except RulesError as e:
         report.problems.extend(e.problems)
     return report
+
+
+def _is_dir(path: Path) -> bool:
+    try:
+        return path.is_dir()
+    except OSError as e:
+        raise RulesError([f"{path}: cannot read ({e.strerror or e})"]) from None
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except OSError:
+        return False
 
 
 def _is_overlay(path: Path) -> bool:
