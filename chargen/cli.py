@@ -187,8 +187,9 @@ def generate_cmd(ctx: click.Context, system_id: str, seed: int | None, count: in
 
     prepare_folder(output, force)
     result = write_batch(module, batch_seed, indices, output, fmts)
-    click.echo(f"chargen: wrote {len(result.written)} {module.id} character{'s' if count != 1 else ''} "
-               f"(seed {batch_seed}) to {output}", err=True)
+    rules = "".join(f", {o['name']}" for o in module.overlays)
+    click.echo(printable(f"chargen: wrote {len(result.written)} {module.id} character{'s' if count != 1 else ''} "
+                         f"(seed {batch_seed}{rules}) to {output}"), err=True)
 
 
 def _resume(ctx: click.Context, output: Path, overlays: tuple[Path, ...], rules_dirs: tuple[Path, ...]) -> None:

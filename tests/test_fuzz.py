@@ -70,7 +70,7 @@ def _near(old, benign: bool):
     if isinstance(old, bool):
         return st.booleans() if benign else st.booleans() | hostile
     if isinstance(old, int):
-        return st.integers(max(0, old - 5), old + 5) if benign else st.integers(-50, 200) | st.integers() | hostile
+        return st.integers(min(old, max(0, old - 5)), old + 5) if benign else st.integers(-50, 200) | st.integers() | hostile
     if isinstance(old, str):
         return st.just(old) | dice if benign else \
             dice | st.sampled_from(["1-6", "01-30", "00", "{given} {byname}", "Ragna"]) | hostile

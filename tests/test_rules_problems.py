@@ -215,3 +215,17 @@ def test_equipment_flags_must_be_true_or_false(tmp_path):
     assert [p.replace(str(tmp_path) + "/", "") for p in e.value.problems] == [
         "house.yaml:6: changes.backgrounds.set.backgrounds[id=barbarian].equipment.items[2].weapon.tribal: "
         "expected true or false, got the text 'yes please'"]
+
+
+def test_a_bad_sex_id_is_one_problem_not_a_crash(tmp_path):
+    path = tmp_path / "house.yaml"
+    path.write_text(HEAD + "  names:\n    add:\n      sexes.options: [female II]\n    remove:\n      sexes.options: [female]\n")
+    with pytest.raises(RulesError) as e:
+        load_module("d100", [path])
+    problems = [p.replace(str(tmp_path) + "/", "") for p in e.value.problems]
+    assert problems[0] == ("house.yaml:6: changes.names.add.sexes.options[0]: expected an id of lower-case letters, "
+                           "digits and '_', got 'female II'")
+    # with 'female' gone from the sexes, every name list's female names are a key too many
+    assert problems[1:] == [f"chargen/rules/d100/names.yaml:{n}: lists.{bg}.female: unknown key (allowed: bynames, "
+                            "format, male)" for n, bg in ((16, "peasant"), (21, "townsfolk"), (26, "barbarian"),
+                                                          (31, "poor_noble"), (36, "rich_noble"), (41, "very_rich_noble"))]

@@ -78,14 +78,14 @@ class Cursor:
             self.fail(f"expected a mapping, got {_kind(self.value)}")
             return False
         ok = True
-        allowed = set(required) | set(optional)
+        allowed = {k for k in (*required, *optional) if k is not None}
         for key in self.value:
             if key not in allowed:
                 ok = False
                 Cursor(self.doc, self.path + (key,), None, self.problems).fail(
                     f"unknown key (allowed: {', '.join(sorted(allowed)) or 'none'})")
         for key in required:
-            if key not in self.value:
+            if key is not None and key not in self.value:
                 ok = False
                 self.fail(f"missing key '{key}'")
         return ok

@@ -446,7 +446,7 @@ def _names(c: Cursor, bg_ids: set[str]):
     sx = c["sexes"]
     sx.mapping(required=("source", "options"))
     sx["source"].source()
-    sexes = tuple(x.ident() for x in sx["options"].list(1))
+    sexes = tuple(s for s in (x.ident() for x in sx["options"].list(1)) if s)
     ag = c["age"]
     ag.mapping(required=("source", "years"))
     ag["source"].source()
@@ -460,6 +460,7 @@ def _names(c: Cursor, bg_ids: set[str]):
             lc["format"].fail("expected a format with exactly {given} and {byname}")
         given = {s: tuple(x.str(60) for x in lc[s].list(1)) for s in sexes}
         names[key] = NameList(fmt, given, tuple(x.str(60) for x in lc["bynames"].list(1)))
-    for bg in bg_ids - names.keys():
+    declared = set(c["lists"].value) if isinstance(c["lists"].value, dict) else set()
+    for bg in sorted(bg_ids - declared):
         c["lists"].fail(f"no name list for background '{bg}'")
     return sexes, ag["years"].int(0, 1000), names
