@@ -15,7 +15,7 @@ from pathlib import Path
 import click
 
 from chargen import __version__
-from chargen.errors import ChargenError
+from chargen.errors import ChargenError, printable
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -29,7 +29,14 @@ class ChargenGroup(click.Group):
         except ChargenError as e:
             if ctx.meta.get("chargen.debug"):
                 raise
-            raise click.ClickException(str(e)) from None
+            error = click.ClickException(printable(str(e)))
+            error.exit_code = getattr(e, "exit_code", 1)
+            raise error from None
+        except OSError as e:  # the file system refused something the library did not expect to fail
+            if ctx.meta.get("chargen.debug"):
+                raise
+            where = f" ({str(e.filename)[:200]})" if e.filename else ""
+            raise click.ClickException(printable(f"{e.strerror or e}{where}")) from None
         except KeyboardInterrupt:
             if ctx.meta.get("chargen.debug"):
                 raise
@@ -66,6 +73,26 @@ def system_option(f):
                         help="Rules module id (see 'chargen systems').")(f)
 
 
+def rules_options(overlays: bool = True):
+    """``--rules FILE`` (overlays, repeatable, applied in order) and ``--rules-dir DIR`` (own modules)."""
+    def decorate(f):
+        f = click.option("--rules-dir", "rules_dirs", multiple=True, metavar="DIR",
+                         type=click.Path(path_type=Path, file_okay=False),
+                         help="Also use the rules modules in DIR (repeatable; see 'chargen systems').")(f)
+        if overlays:
+            f = click.option("--rules", "overlays", multiple=True, metavar="FILE",
+                             type=click.Path(path_type=Path, dir_okay=False),
+                             help="House-rules overlay to apply (repeatable, applied in order).")(f)
+        return f
+    return decorate
+
+
+def _given(ctx: click.Context, name: str, value):
+    """``value`` if the option was given on the command line, else None."""
+    source = ctx.get_parameter_source(name)
+    return value if source is not None and source.name != "DEFAULT" else None
+
+
 def _resolve_seed(seed: int | None) -> int:
     from chargen.seeds import draw_batch_seed
 
@@ -86,22 +113,28 @@ def _formats(value: str) -> tuple[str, ...]:
 
 @cli.command("systems")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def systems_cmd(fmt: str) -> None:
+@rules_options(overlays=False)
+def systems_cmd(fmt: str, rules_dirs: tuple[Path, ...]) -> None:
     """List the rules modules: id, name, version and dice mechanic.
 
-    \b
-    Example:
-        chargen systems
-    """
-    from chargen.rules import builtin_ids, load_builtin
+    With --rules-dir, the modules in that folder are listed too, with their folder.
 
-    modules = [load_builtin(i) for i in builtin_ids()]
+    \b
+    Examples:
+        chargen systems
+        chargen systems --rules-dir examples/house-rules/modules
+    """
+    from chargen.rules import load_module, module_ids
+
+    modules = [load_module(i, rules_dirs=rules_dirs) for i in module_ids(rules_dirs)]
     if fmt == "json":
-        click.echo(json.dumps([{"id": m.id, "name": m.name, "version": m.version, "mechanic": m.mechanic}
+        click.echo(json.dumps([{"id": m.id, "name": m.name, "version": m.version, "mechanic": m.mechanic,
+                                "engine": m.engine, "path": None if m.builtin else m.path}
                                for m in modules], indent=2))
         return
     for m in modules:
-        click.echo(f"{m.id:<6} {m.name} {m.version} - {m.mechanic}")
+        where = "" if m.builtin else f" [{m.path}]"
+        click.echo(f"{m.id:<6} {m.name} {m.version} - {m.mechanic}{where}")
 
 
 @cli.command("generate")
@@ -115,23 +148,37 @@ def systems_cmd(fmt: str) -> None:
 @click.option("-o", "--output", "output", type=click.Path(path_type=Path, file_okay=False),
               help="Write one file per character and a manifest into this folder (new or empty).")
 @click.option("--force", is_flag=True, help="Write into a folder that is not empty, replacing files.")
+@click.option("--resume", is_flag=True,
+              help="Finish the interrupted batch in the -o folder: options not given are read from its manifest.")
 @click.option("--jobs", "-j", type=click.IntRange(1, 256), default=None,
               help="Worker processes for large batches (default: all cores).")
-def generate_cmd(system_id: str, seed: int | None, count: int, start: int | None, formats: str,
-                 output: Path | None, force: bool, jobs: int | None) -> None:
+@rules_options()
+@click.pass_context
+def generate_cmd(ctx: click.Context, system_id: str, seed: int | None, count: int, start: int | None, formats: str,
+                 output: Path | None, force: bool, resume: bool, jobs: int | None, overlays: tuple[Path, ...],
+                 rules_dirs: tuple[Path, ...]) -> None:
     """Generate characters.
 
     Character i of a seed is the same alone (--index i) or in a batch of any size.
+    Every file is written whole or not at all; a batch that stops part-way (Ctrl-C, a full
+    disk) says so, exits non-zero, and is finished by the same command with --resume.
 
     \b
     Examples:
         chargen generate --system d100 --seed 42 --count 20 --format json -o party/
         chargen generate --system d100 --seed 42 --index 7 --format yaml
+        chargen generate --seed 42 --rules examples/house-rules/grim-north.yaml --format yaml
+        chargen generate --seed 42 --count 20 -o party/ --resume
     """
-    from chargen.rules import load_builtin
+    from chargen.rules import load_module
 
     fmts = _formats(formats)
-    module = load_builtin(system_id)
+    if resume:
+        if output is None:
+            raise click.UsageError("--resume needs -o/--output: the folder of the interrupted batch")
+        _resume(ctx, output, overlays, rules_dirs)
+        return
+    module = load_module(system_id, overlays, rules_dirs)
     batch_seed = _resolve_seed(seed)
     indices = range(start or 0, (start or 0) + count)
     if output is None:
@@ -142,9 +189,34 @@ def generate_cmd(system_id: str, seed: int | None, count: int, start: int | None
     from chargen.output import prepare_folder
 
     prepare_folder(output, force)
-    result = write_batch(module, batch_seed, indices, output, fmts, jobs=jobs or os.cpu_count() or 1)
-    click.echo(f"chargen: wrote {len(result.written)} {module.id} character{'s' if count != 1 else ''} "
-               f"(seed {batch_seed}) to {output}", err=True)
+    result = write_batch(module, batch_seed, indices, output, fmts, jobs=_jobs(jobs))
+    rules = "".join(f", {o['name']}" for o in module.overlays)
+    click.echo(printable(f"chargen: wrote {len(result.written)} {module.id} character{'s' if count != 1 else ''} "
+                         f"(seed {batch_seed}{rules}) to {output}"), err=True)
+
+
+def _resume(ctx: click.Context, output: Path, overlays: tuple[Path, ...], rules_dirs: tuple[Path, ...]) -> None:
+    from chargen.batch import plan_resume, write_batch
+    from chargen.rules import load_module
+
+    p = ctx.params
+    given_formats = _given(ctx, "formats", p["formats"])
+    plan = plan_resume(output, system_id=_given(ctx, "system_id", p["system_id"]), seed=p["seed"],
+                       start=p["start"], count=_given(ctx, "count", p["count"]),
+                       formats=_formats(given_formats) if given_formats else None)
+    if plan["complete"]:
+        click.echo(f"chargen: the batch in {output} is already complete ({plan['count']} characters)", err=True)
+        return
+    module = load_module(plan["system_id"], overlays, rules_dirs)
+    indices = range(plan["start"], plan["start"] + plan["count"])
+    result = write_batch(module, plan["seed"], indices, output, plan["formats"], resume=True,
+                         jobs=_jobs(ctx.params["jobs"]))
+    click.echo(f"chargen: resumed: wrote {result.new} more {module.id} character{'s' if result.new != 1 else ''} "
+               f"(seed {plan['seed']}) to {output}; {len(result.written)} of {len(indices)} complete", err=True)
+
+
+def _jobs(jobs: int | None) -> int:
+    return jobs or os.cpu_count() or 1
 
 
 def _stream(module, batch_seed: int, indices: range, fmts: tuple[str, ...], single: bool) -> None:
@@ -289,6 +361,65 @@ def _roll_system(system_id: str, batch_seed: int, fmt: str, options: dict) -> No
         click.echo(json.dumps(doc, indent=2))
     else:
         click.echo(result.text(), nl=False)
+
+
+@cli.group("rules", context_settings=CONTEXT)
+def rules_group() -> None:
+    """Inspect and check rules modules and house-rules overlays.
+
+    \b
+    Examples:
+        chargen rules check examples/house-rules/grim-north.yaml
+        chargen rules show d100 --rules examples/house-rules/grim-north.yaml --file characteristics
+    """
+
+
+@rules_group.command("show")
+@click.argument("system_id", metavar="SYSTEM")
+@click.option("--file", "only", metavar="STEM", help="Show one rules file only (e.g. combat, skills).")
+@rules_options()
+def rules_show_cmd(system_id: str, only: str | None, overlays: tuple[Path, ...], rules_dirs: tuple[Path, ...]) -> None:
+    """Print the effective rules of SYSTEM, with any --rules overlays applied, as YAML.
+
+    \b
+    Example:
+        chargen rules show d100 --rules examples/house-rules/grim-north.yaml --file combat
+    """
+    from chargen.rules import load_module
+    from chargen.rules.inspect import show_rules
+
+    click.echo(show_rules(load_module(system_id, overlays, rules_dirs), only), nl=False)
+
+
+@rules_group.command("check")
+@click.argument("paths", nargs=-1, required=True, metavar="FILE|DIR...",
+                type=click.Path(path_type=Path))
+@rules_options(overlays=False)
+@click.pass_context
+def rules_check_cmd(ctx: click.Context, paths: tuple[Path, ...], rules_dirs: tuple[Path, ...]) -> None:
+    """Validate overlays and rules modules; print every problem, then exit 1 if there is one.
+
+    FILE is an overlay (checked against the module it changes, built in or from --rules-dir)
+    or a file of a module folder; DIR is a module folder or a folder of module folders.
+    Each problem is one line: file:line: key.path: what is wrong (what is allowed).
+
+    \b
+    Example:
+        chargen rules check examples/house-rules/grim-north.yaml examples/house-rules/modules
+    """
+    from chargen.rules.inspect import check_path
+
+    problems = 0
+    for path in paths:
+        report = check_path(path, rules_dirs)
+        for line in report.checked:
+            click.echo(printable(f"ok: {line}"))
+        for line in report.problems:
+            click.echo(printable(line))
+        problems += len(report.problems)
+    if problems:
+        click.echo(f"chargen: {problems} problem{'s' if problems != 1 else ''} found", err=True)
+        ctx.exit(1)
 
 
 def main() -> None:

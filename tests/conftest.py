@@ -54,3 +54,17 @@ def scripted(*faces: tuple[int, int], budget: int = 10_000) -> Roller:
 def d(sides: int, *faces: int) -> list[tuple[int, int]]:
     """``d(10, 9, 9)`` -> two d10 faces, 9 and 9."""
     return [(sides, f) for f in faces]
+
+
+@pytest.fixture
+def write(tmp_path):
+    """Write a text file under tmp_path (dedented) and return its path."""
+    import textwrap
+
+    def _write(name: str, text: str):
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+        return path
+
+    return _write

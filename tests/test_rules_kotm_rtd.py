@@ -47,7 +47,7 @@ def delete(path):
 
 
 @pytest.mark.parametrize("file, change, message", [
-    ("fumbles", set_(("rows", 1, "roll"), "25-39"), "rows[1].roll: range 25-39 overlaps another fumble row at 25"),
+    ("fumbles", set_(("rows", 1, "roll"), "25-39"), "rows[1].roll: range 25-39 overlaps the fumble row 1-25 (chargen/rules/kotm/fumbles.yaml:34) at 25"),
     ("fumbles", delete(("rows", 6)), "rows: fumble rows leave face 60 of the 1D100 unassigned (rows must cover 1 to 100)"),
     ("fumbles", set_(("rows", 29, "more", "on_repeat"), "forever"), "rows[29].more.on_repeat: 'forever' is not one of: reroll, add_rolls"),
     ("fumbles", set_(("rows", 7, "again_if"), "raining"), "rows[7].again_if: unknown condition 'raining' (expected one of: missile, no_helm)"),
@@ -69,7 +69,7 @@ def test_kotm_problems(file, change, message):
     ("skills", set_(("generation", "count"), "1D20"), "generation.count: dice 1D20 roll 1 to 20; the pool holds 16 skills"),
     ("actions", delete(("results", "rows", 4)), "results.rows: expected one row per result from 0 to 10, in order"),
     ("stats", set_(("dice",), "5D6"), "dice: dice 5D6 roll 5 to 30; stats run 0 to 20"),
-    ("combat", set_(("to_hit", "rows", 2, "roll"), "2"), "to_hit.rows[2].roll: range 2-2 overlaps another to-hit row at 2"),
+    ("combat", set_(("to_hit", "rows", 2, "roll"), "2"), "to_hit.rows[2].roll: range 2-2 overlaps the to-hit row 2-2 (chargen/rules/rtd/combat.yaml:8) at 2"),
     ("combat", set_(("counterattack", "rows_read_as", "block"), "smash"), "counterattack.rows_read_as.block: unknown to-hit row 'smash' (expected one of: block, crushing_hit, epic_hit, glancing_hit, miss, successful_hit)"),
     ("combat", set_(("critical", "critical_on"), [2, 13]), "critical.critical_on[1]: 13 is out of range (expected 1 to 12)"),
     ("wounds", set_(("starting_state",), "dead"), "starting_state: unknown wound state 'dead' (expected one of: broken, lightly_wounded, lopped_off, mangled, moderately_wounded, unwounded)"),

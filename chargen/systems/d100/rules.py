@@ -8,6 +8,7 @@ from chargen import dice as dicemod
 from chargen.rules.check import Cursor, Problems, check_unique
 from chargen.rules.tables import Banded, DieRanges, banded, check_partition, read_range
 from chargen.rules.yamlio import Located
+from chargen.systems.d100 import bounds
 
 FILES = ("module", "characteristics", "modifiers", "combat", "hit_locations", "skills",
          "weapons", "armour", "backgrounds", "names")
@@ -145,7 +146,7 @@ def build(docs: dict[str, Located], problems: Problems) -> D100Rules | None:
             c[name].fail("expected a mapping at the top of the file")
             return None
     chars = _characteristics(c["characteristics"])
-    char_ids = {ch.id for ch in chars}
+    char_ids = _ids(c["characteristics"]["characteristics"])
     rows = _rows(c["modifiers"])
     combat = c["combat"]
     combat.mapping(required=("abilities", "damage_modifier", "hit_points", "pow_points", "strike_ranks", "movement"))
@@ -177,16 +178,17 @@ def build(docs: dict[str, Located], problems: Problems) -> D100Rules | None:
     locations, location_die, location_hp = _locations(c["hit_locations"])
     categories, exp_char, exp_steps, skills = _skills(c["skills"], char_ids, rows)
     weapons = _weapons(c["weapons"])
-    armour = _armour(c["armour"], {loc.id for loc in locations})
-    backgrounds, common = _backgrounds(c["backgrounds"], weapons, armour)
-    sexes, age, names = _names(c["names"], backgrounds)
+    armour = _armour(c["armour"], _ids(c["hit_locations"]["locations"]))
+    weapon_ids = set().union(*(_ids(c["weapons"][k]) for k in ("melee", "missile", "shields")))
+    backgrounds, common = _backgrounds(c["backgrounds"], weapon_ids, _ids(c["armour"]["pieces"]))
+    sexes, age, names = _names(c["names"], _ids(c["backgrounds"]["backgrounds"]))
     currency = docs["module"].data.get("currency") or {"label": "silver pieces", "abbr": "sp", "source": "default"}
     pow_from = pp["equal_to"].ref(char_ids, "characteristic")
     sr_siz, sr_dex = banded(sr["siz"]), banded(sr["dex"])
     sr_ready, sr_rounds, mov = sr["ready_weapon"].int(0, 100), sr["rounds"].int(1, 100), mv["mov"].int(0, 1000)
     if problems.items:
         return None
-    return D100Rules(
+    rules = D100Rules(
         currency=currency, characteristics=chars, abilities=abilities, dm_average_of=average_of,
         damage_modifier=dm_table, damage_modifier_thrown=dm_thrown, hp_base=hp_base,
         hp_modifiers=tuple(hp_mods), hp_minimum=hp_min,
@@ -197,6 +199,16 @@ def build(docs: dict[str, Located], problems: Problems) -> D100Rules | None:
         weapons=weapons, armour=armour, backgrounds=backgrounds, common_equipment=common,
         sexes=sexes, age=age, names=names,
     )
+    bounds.check(rules, c)
+    return None if problems.items else rules
+
+
+def _ids(c: Cursor) -> set[str]:
+    """The ids a list's entries declare: what references may name, even when an entry has another problem
+    (so one bad key in an entry is one problem, not one per reference to it)."""
+    if not isinstance(c.value, list):
+        return set()
+    return {e["id"] for e in c.value if isinstance(e, dict) and isinstance(e.get("id"), str)}
 
 
 def _characteristics(c: Cursor) -> tuple[Characteristic, ...]:
@@ -268,7 +280,7 @@ def _skills(c: Cursor, char_ids: set, rows: dict):
     c.mapping(required=("categories", "experience", "source", "skills"))
     c["source"].source()
     categories = tuple(_row_sums(c["categories"], char_ids, rows, "category"))
-    cat_ids = {cat.id for cat in categories}
+    cat_ids = _ids(c["categories"])
     ex = c["experience"]
     ex.mapping(required=("source", "characteristic", "steps"))
     ex["source"].source()
@@ -354,7 +366,7 @@ def _armour(c: Cursor, location_ids: set) -> dict[str, ArmourPiece]:
     return out
 
 
-def _backgrounds(c: Cursor, weapons: dict, armour: dict):
+def _backgrounds(c: Cursor, weapons: set[str], armour: set[str]):
     c.mapping(required=("source", "die", "backgrounds", "common"), optional=("money_note",))
     c["source"].source()
     die = c["die"].int(1, 1000) or 100
@@ -395,7 +407,7 @@ def _backgrounds(c: Cursor, weapons: dict, armour: dict):
     return DieRanges(die, tuple(sorted(rows, key=lambda x: x[0]))), common_items
 
 
-def _equipment(c: Cursor, weapons: dict, armour: dict) -> dict:
+def _equipment(c: Cursor, weapons: set[str], armour: set[str]) -> dict:
     """Validate one equipment entry; return it normalised (refs resolved to ids)."""
     v = c.value
     if not isinstance(v, dict) or len(v.keys() & {"gear", "weapon", "armour", "choose", "chance"}) != 1:
@@ -423,22 +435,22 @@ def _equipment(c: Cursor, weapons: dict, armour: dict) -> dict:
         if ref["source"].present:
             ref["source"].source()
         options = tuple(x.ref(table, kind) for x in ref["choose"].list(1))
-        return {kind: options, "tribal": bool(ref.value.get("tribal")), "usable": bool(ref.value.get("usable"))}
+        flags = {k: bool(ref[k].bool()) if ref[k].present else False for k in ("tribal", "usable")}
+        return {kind: options, **flags}
     return {kind: (ref.ref(table, kind),), "tribal": False, "usable": False}
 
 
-def _names(c: Cursor, backgrounds: DieRanges):
+def _names(c: Cursor, bg_ids: set[str]):
     c.mapping(required=("source", "sexes", "age", "lists"))
     c["source"].source()
     sx = c["sexes"]
     sx.mapping(required=("source", "options"))
     sx["source"].source()
-    sexes = tuple(x.ident() for x in sx["options"].list(1))
+    sexes = tuple(s for s in (x.ident() for x in sx["options"].list(1)) if s)
     ag = c["age"]
     ag.mapping(required=("source", "years"))
     ag["source"].source()
     names: dict[str, NameList] = {}
-    bg_ids = {bg.id for _, _, bg in backgrounds.rows}
     for key, lc in c["lists"].items():
         Cursor(lc.doc, lc.path, key, lc.problems).ref(bg_ids, "background")
         if not lc.mapping(required=("format", "bynames") + sexes):
@@ -448,6 +460,7 @@ def _names(c: Cursor, backgrounds: DieRanges):
             lc["format"].fail("expected a format with exactly {given} and {byname}")
         given = {s: tuple(x.str(60) for x in lc[s].list(1)) for s in sexes}
         names[key] = NameList(fmt, given, tuple(x.str(60) for x in lc["bynames"].list(1)))
-    for bg in bg_ids - names.keys():
+    declared = set(c["lists"].value) if isinstance(c["lists"].value, dict) else set()
+    for bg in sorted(bg_ids - declared):
         c["lists"].fail(f"no name list for background '{bg}'")
     return sexes, ag["years"].int(0, 1000), names
