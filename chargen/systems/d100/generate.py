@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from chargen.dice import Roller, parse, roll_die
 from chargen.seeds import GroupRanks, identity_rng, keyed_permutation
-from chargen.systems.d100.rules import Background, D100Rules, Weapon
+from chargen.systems.d100.rules import D100Rules
+from chargen.systems.d100.rules_kit import Background, Weapon
 
 D100 = parse("D100")
 
