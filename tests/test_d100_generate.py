@@ -131,3 +131,16 @@ def test_name_groups_replay_the_identity_rolls(d100):
     for i in range(300):
         doc = make_character(d100, 31, i)
         assert group_of(i) == (doc["background"]["id"], doc["identity"]["sex"])
+
+
+def test_an_overlay_cannot_remove_what_the_engine_reads(tmp_path):
+    from click.testing import CliRunner
+
+    from chargen.cli import cli
+
+    overlay = tmp_path / "ov.yaml"
+    overlay.write_text("overlay: d100\nname: x\nchanges:\n  combat:\n    remove: {abilities: [attack]}\n")
+    r = CliRunner().invoke(cli, ["rules", "check", str(overlay)])
+    assert r.exit_code == 1
+    assert r.stdout.startswith("chargen/rules/d100/combat.yaml:4: abilities: missing ability 'attack' "
+                               "(the d100 engine needs attack, parry, defence)")

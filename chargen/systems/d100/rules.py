@@ -13,6 +13,11 @@ from chargen.systems.d100.rules_kit import (
     ArmourPiece, NameList, Weapon, armour_table, backgrounds_table, names_table, weapons_table,
 )
 
+# What the engine itself reads by id: strike ranks use SIZ and DEX, weapon
+# minimums STR and DEX, weapon skills the attack and parry abilities.
+ENGINE_CHARACTERISTICS = ("str", "siz", "dex")
+ENGINE_ABILITIES = ("attack", "parry", "defence")
+
 FILES = ("module", "characteristics", "modifiers", "combat", "hit_locations", "skills",
          "weapons", "armour", "backgrounds", "names")
 
@@ -101,6 +106,8 @@ def build(docs: dict[str, Located], problems: Problems) -> D100Rules | None:
             return None
     chars = _characteristics(c["characteristics"])
     char_ids = _ids(c["characteristics"]["characteristics"])
+    _require(c["characteristics"]["characteristics"], char_ids, ENGINE_CHARACTERISTICS, "characteristic")
+    _require(c["combat"]["abilities"], _ids(c["combat"]["abilities"]), ENGINE_ABILITIES, "ability")
     rows = _rows(c["modifiers"])
     combat = _combat(c["combat"], char_ids, rows)
     locations, location_die, location_hp = _locations(c["hit_locations"])
@@ -155,6 +162,12 @@ def _combat(combat: Cursor, char_ids: set, rows: dict) -> dict:
         "sr_ready": sr["ready_weapon"].int(0, 100), "sr_rounds": sr["rounds"].int(1, 100),
         "mov": mv["mov"].int(0, 1000),
     }
+
+
+def _require(c: Cursor, have: set[str], needed: tuple[str, ...], what: str) -> None:
+    missing = [x for x in needed if x not in have]
+    if missing and isinstance(c.value, list):
+        c.fail(f"missing {what} {', '.join(repr(m) for m in missing)} (the d100 engine needs {', '.join(needed)})")
 
 
 def _ids(c: Cursor) -> set[str]:
