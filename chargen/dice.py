@@ -15,6 +15,7 @@ versions for a given seed.
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 from dataclasses import dataclass, field
@@ -42,13 +43,18 @@ class Term:
         return str(self.count) if self.sides == 0 else f"{self.count}D{self.sides}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Dice:
     """A parsed dice expression: a sum of signed terms."""
 
     terms: tuple[Term, ...]
 
     def __str__(self) -> str:
+        return self.text
+
+    @functools.cached_property
+    def text(self) -> str:
+        """Canonical notation, computed once (rules reuse the same Dice for every character)."""
         parts: list[str] = []
         for i, t in enumerate(self.terms):
             if t.sign < 0:
@@ -65,7 +71,7 @@ class Dice:
     def maximum(self) -> int:
         return sum(t.sign * (t.count if t.sides == 0 else (t.count * t.sides if t.sign > 0 else t.count)) for t in self.terms)
 
-    @property
+    @functools.cached_property
     def dice_count(self) -> int:
         return sum(t.count for t in self.terms if t.sides)
 
@@ -73,8 +79,8 @@ class Dice:
         return combine(self.terms + other.terms)
 
     def times(self, n: int) -> Dice:
-        """This expression added to itself ``n`` times (n >= 0)."""
-        return combine(self.terms * n)
+        """This expression added to itself ``n`` times (n >= 0), in time independent of ``n``."""
+        return combine(tuple(Term(t.sign, t.count * n, t.sides) for t in self.terms))
 
 
 def combine(terms: tuple[Term, ...] | list[Term]) -> Dice:
@@ -115,19 +121,24 @@ def parse(text: object) -> Dice:
     while True:
         m = _TERM.match(s, pos)
         if not m:
-            raise DiceError(f"malformed dice {source!r} at {s[pos:] or 'end'!r} (expected notation such as '3D6', '2D6+6', 'D100', '1D4+1D6')")
+            _malformed(source, s, pos)
         terms.append(_term(sign, m, source))
         pos = m.end()
         if pos == len(s):
             break
         if s[pos] not in "+-":
-            raise DiceError(f"malformed dice {source!r} at {s[pos:]!r} (expected '+' or '-' between terms)")
+            _malformed(source, s, pos)
         sign = -1 if s[pos] == "-" else 1
         pos += 1
     dice = Dice(tuple(terms))
     if dice.dice_count > MAX_DICE_PER_EXPRESSION:
         raise DiceError(f"dice {source!r} rolls {dice.dice_count} dice (at most {MAX_DICE_PER_EXPRESSION})")
     return dice
+
+
+def _malformed(source: str, s: str, pos: int) -> None:
+    where = f"unexpected {s[pos]!r} at character {pos + 1}" if pos < len(s) else "it ends too soon"
+    raise DiceError(f"malformed dice {source!r}: {where} (expected notation such as '3D6', '2D6+6', 'D100', '1D4+1D6')")
 
 
 def _term(sign: int, m: re.Match[str], source: str) -> Term:
@@ -156,20 +167,15 @@ def roll_die(rng: random.Random, sides: int) -> int:
 
 @dataclass(frozen=True, slots=True)
 class RollRecord:
-    """One rolled expression: what it was for, the dice shown, and the total."""
+    """One rolled expression: what it was for, each die's face in order, and the total."""
 
     purpose: str
     expression: str
-    dice: tuple[tuple[int, int], ...]  # (sides, face) for every die, in order
+    faces: tuple[int, ...]
     total: int
 
     def to_dict(self) -> dict:
-        return {
-            "for": self.purpose,
-            "dice": self.expression,
-            "rolled": [face for _, face in self.dice],
-            "total": self.total,
-        }
+        return {"for": self.purpose, "dice": self.expression, "rolled": list(self.faces), "total": self.total}
 
 
 @dataclass(slots=True)
@@ -190,7 +196,7 @@ class Roller:
         """Roll an expression, log it under ``purpose``, return the total."""
         d = parse(dice) if isinstance(dice, str) else dice
         self._spend(d.dice_count)
-        faces: list[tuple[int, int]] = []
+        faces: list[int] = []
         total = 0
         rng = self.rng
         for t in d.terms:
@@ -199,17 +205,25 @@ class Roller:
                 continue
             for _ in range(t.count):
                 face = roll_die(rng, t.sides)
-                faces.append((t.sides, face))
+                faces.append(face)
                 total += t.sign * face
-        self.log.append(RollRecord(purpose, str(d), tuple(faces), total))
+        self.log.append(RollRecord(purpose, d.text, tuple(faces), total))
         return total
 
     def die(self, sides: int, purpose: str) -> int:
         """Roll one die of ``sides`` faces, logged."""
         self._spend(1)
         face = roll_die(self.rng, sides)
-        self.log.append(RollRecord(purpose, f"1D{sides}", ((sides, face),), face))
+        self.log.append(RollRecord(purpose, f"1D{sides}", (face,), face))
         return face
+
+    def faces(self, count: int, sides: int, purpose: str) -> tuple[int, ...]:
+        """Roll ``count`` dice of ``sides`` faces as one logged roll; return each face in order
+        (for rules that read the faces, not the total: KoTM's two-digit read)."""
+        self._spend(count)
+        shown = tuple(roll_die(self.rng, sides) for _ in range(count))
+        self.log.append(RollRecord(purpose, f"{count}D{sides}", shown, sum(shown)))
+        return shown
 
     def choose(self, options: list | tuple, purpose: str):
         """Pick one of ``options`` with equal odds, by a logged die roll."""

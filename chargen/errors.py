@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 
+def printable(text: str) -> str:
+    """``text`` with every unprintable character (line breaks, bidi controls) escaped: one safe line."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 class ChargenError(Exception):
     """Base of every error caused by input: rules files, options, characters."""
 
@@ -19,7 +24,7 @@ class RulesError(ChargenError):
     """A rules module or overlay is invalid; carries every problem found."""
 
     def __init__(self, problems: list[str]):
-        self.problems = list(problems)
+        self.problems = [printable(p) for p in problems]
         first = self.problems[0] if self.problems else "invalid rules"
         more = len(self.problems) - 1
         suffix = f" (and {more} more problem{'s' if more != 1 else ''}; run 'chargen rules check')" if more else ""
@@ -32,6 +37,10 @@ class CharacterError(ChargenError):
 
 class OutputError(ChargenError):
     """An output folder or file cannot be written as asked."""
+
+
+class OptionError(ChargenError):
+    """A command option is missing, out of range or does not apply; the CLI reports it as a usage error."""
 
 
 class RenderError(ChargenError):

@@ -1,8 +1,10 @@
 """Writing a batch to a folder: safe names, atomic files, a manifest.
 
 Every file is written to a temporary name in the same folder and renamed into
-place when complete, so a reader (or a crash) never sees half a file. The
-manifest is written last and lists what was written.
+place when complete, so a reader (or a crash) never sees half a file; a
+temporary left by a killed process is removed when the batch is resumed.
+Renaming replaces a symbolic link planted at the target name, never the file
+it points to. The manifest lists what is complete, one character a line.
 """
 
 from __future__ import annotations
@@ -10,13 +12,15 @@ from __future__ import annotations
 import json
 import os
 import re
-import tempfile
 import unicodedata
 from pathlib import Path
 
 from chargen.errors import OutputError
 
 MANIFEST = "manifest.json"
+MANIFEST_SCHEMA = "chargen-batch/1"
+MAX_MANIFEST_BYTES = 200_000_000
+TEMP_PREFIX, TEMP_SUFFIX = ".tmp-", ".part"
 _UNSAFE = re.compile(r"[^a-z0-9]+")
 
 
@@ -33,11 +37,21 @@ def character_stem(index: int, name: str) -> str:
 
 def prepare_folder(folder: Path, force: bool, allow_existing: bool = False) -> None:
     """Create ``folder`` or check it is an empty, writable folder (any folder with ``force``)."""
+    try:
+        _check_folder(folder, force, allow_existing)
+    except OSError as e:
+        raise OutputError(f"output folder '{folder}': {e.strerror or e}") from None
+
+
+def _check_folder(folder: Path, force: bool, allow_existing: bool) -> None:
     if folder.exists() or folder.is_symlink():
         if not folder.is_dir():
             raise OutputError(f"output '{folder}' exists and is not a folder")
         if not (force or allow_existing) and any(folder.iterdir()):
-            raise OutputError(f"output folder '{folder}' is not empty (use --force to write into it anyway)")
+            hint = "--force to write into it anyway"
+            if (folder / MANIFEST).is_file():
+                hint = "--resume to finish the batch in it, or --force to start again"
+            raise OutputError(f"output folder '{folder}' is not empty (use {hint})")
     else:
         try:
             folder.mkdir(parents=True)
@@ -55,13 +69,27 @@ def inside(folder: Path, name: str) -> Path:
 
 
 def atomic_write(path: Path, data: str | bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file renamed into place."""
+    """Write ``data`` to ``path`` through ``.tmp-<name>.part`` beside it, renamed into place.
+
+    The temporary name is fixed (not ``mkstemp``, which costs several times the
+    write itself here): each output file has one writer, and a temporary left by
+    a killed run is overwritten, or removed by ``--resume``. ``O_NOFOLLOW``
+    refuses a symlink planted at the temporary name; the file gets the usual
+    mode (0666 less the umask).
+    """
     raw = data.encode("utf-8") if isinstance(data, str) else data
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".part", dir=path.parent)
+    tmp = path.with_name(f"{TEMP_PREFIX}{path.name}{TEMP_SUFFIX}")
     try:
-        os.fchmod(fd, 0o666 & ~_umask())  # mkstemp's 0600 would hide the file from other users
-        with os.fdopen(fd, "wb") as f:
-            f.write(raw)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o666)
+    except OSError as e:
+        raise OutputError(f"cannot write in '{path.parent}': {e.strerror or e}") from None
+    try:
+        try:
+            view = memoryview(raw)
+            while view:
+                view = view[os.write(fd, view):]
+        finally:
+            os.close(fd)
         os.replace(tmp, path)
     except BaseException as e:
         try:
@@ -73,11 +101,55 @@ def atomic_write(path: Path, data: str | bytes) -> None:
         raise
 
 
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
+def manifest_text(manifest: dict) -> str:
+    """The manifest as JSON: its fields indented, then one line per character."""
+    head = json.dumps({k: v for k, v in manifest.items() if k != "characters"}, indent=2, ensure_ascii=False)
+    rows = ",\n".join("    " + json.dumps(e, ensure_ascii=False) for e in manifest.get("characters", []))
+    body = "[\n" + rows + "\n  ]" if rows else "[]"
+    return head[:-2] + f',\n  "characters": {body}\n}}\n'
 
 
 def write_manifest(folder: Path, manifest: dict) -> None:
-    atomic_write(folder / MANIFEST, json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
+    atomic_write(folder / MANIFEST, manifest_text(manifest))
+
+
+def remove_stale_temporaries(folder: Path) -> None:
+    """Remove the temporary files a killed run left (regular files named like atomic_write's)."""
+    for p in folder.iterdir():
+        if p.name.startswith(TEMP_PREFIX) and p.name.endswith(TEMP_SUFFIX) and p.is_file() and not p.is_symlink():
+            p.unlink()
+
+
+_MANIFEST_FIELDS = {
+    "schema": str, "chargen": str, "character_schema": str, "system": dict, "seed": int,
+    "seed_derivation": str, "first_index": int, "count": int, "formats": list, "complete": bool,
+    "characters": list,
+}
+
+
+def read_manifest(folder: Path) -> dict:
+    """The manifest of the batch in ``folder``, checked for shape (a hostile one is an error, not a crash)."""
+    from chargen.rules.yamlio import read_bytes
+
+    path = folder / MANIFEST
+    if not os.path.lexists(path):
+        raise OutputError(f"no {MANIFEST} in '{folder}' to resume (run without --resume to start a batch)")
+    raw = read_bytes(path, str(path), MAX_MANIFEST_BYTES, error=OutputError)
+    try:
+        m = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as e:
+        raise OutputError(f"{path}: not a chargen manifest ({str(e)[:80]})") from None
+    if not isinstance(m, dict) or m.get("schema") != MANIFEST_SCHEMA:
+        raise OutputError(f"{path}: not a chargen manifest (expected schema '{MANIFEST_SCHEMA}')")
+    for key, kind in _MANIFEST_FIELDS.items():
+        if type(m.get(key)) is not kind:
+            raise OutputError(f"{path}: {key}: expected {kind.__name__}")
+    system = m["system"]
+    if not all(isinstance(system.get(k), str) for k in ("id", "version", "rules_hash")) \
+            or not isinstance(system.get("overlays"), list):
+        raise OutputError(f"{path}: system: expected id, version, rules_hash and overlays")
+    if not m["formats"] or not all(isinstance(f, str) for f in m["formats"]):
+        raise OutputError(f"{path}: formats: expected a list of format names")
+    if not (0 <= m["seed"] < 2**64 and 0 <= m["first_index"] <= 10**9 and 1 <= m["count"] <= 10**6):
+        raise OutputError(f"{path}: seed, first_index or count out of range")
+    return m

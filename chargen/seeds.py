@@ -6,6 +6,12 @@ A character's seed is derived from the batch seed and its index alone::
 
 so character *i* is the same whether it is made alone (``--index i``) or in a
 batch of any size, on any machine (``hash()`` is not used: it changes per process).
+
+A second generator, from ``b"chargen/1/identity:<batch seed>:<index>"``, rolls
+only what a character's name depends on (sex and background in d100). It is
+cheap to run for every earlier index, which is how names stay unique within a
+batch (see :class:`GroupRanks`) while character *i* still needs nothing but
+the batch seed and *i*.
 """
 
 from __future__ import annotations
@@ -30,6 +36,57 @@ def character_seed(batch_seed: int, index: int) -> int:
 
 def character_rng(batch_seed: int, index: int) -> random.Random:
     return random.Random(character_seed(batch_seed, index))
+
+
+class HashRng:
+    """A small generator for the identity rolls: SHA-256 in counter mode.
+
+    ``random()`` returns 53-bit floats in [0, 1) from
+    ``sha256(key + counter)``, four per digest. It is cheap to create (no
+    Mersenne Twister state to seed), which matters because a character's name
+    rank replays the identity rolls of every earlier index.
+    """
+
+    __slots__ = ("key", "counter", "pool")
+
+    def __init__(self, key: bytes):
+        self.key = key
+        self.counter = 0
+        self.pool: list[float] = []
+
+    def random(self) -> float:
+        if not self.pool:
+            digest = hashlib.sha256(self.key + self.counter.to_bytes(4, "big")).digest()
+            self.counter += 1
+            self.pool = [(int.from_bytes(digest[i:i + 8], "big") >> 11) / 9007199254740992 for i in (24, 16, 8, 0)]
+        return self.pool.pop()
+
+
+def identity_rng(batch_seed: int, index: int) -> HashRng:
+    return HashRng(f"chargen/1/identity:{batch_seed}:{index}:".encode("ascii"))
+
+
+class GroupRanks:
+    """For each index, how many earlier indices of the batch fell in the same group.
+
+    ``group_of(index)`` must depend only on the batch seed and the index (it
+    rolls with :func:`identity_rng`). Ranks are computed once, in index order,
+    and cached, so a whole batch costs one ``group_of`` call per character and
+    character *i* alone costs *i* of them.
+    """
+
+    def __init__(self, group_of):
+        self.group_of = group_of
+        self.ranks: list[int] = []
+        self.counts: dict = {}
+
+    def rank(self, index: int) -> int:
+        ranks, counts = self.ranks, self.counts
+        while len(ranks) <= index:
+            group = self.group_of(len(ranks))
+            ranks.append(counts.get(group, 0))
+            counts[group] = ranks[-1] + 1
+        return ranks[index]
 
 
 def keyed_permutation(key: str, i: int, n: int) -> int:

@@ -2,6 +2,8 @@ import random
 
 import pytest
 
+from chargen.dice import Roller
+
 
 @pytest.fixture
 def rng() -> random.Random:
@@ -13,3 +15,56 @@ def d100():
     from chargen.rules import load_builtin
 
     return load_builtin("d100")
+
+
+@pytest.fixture(scope="session")
+def kotm():
+    from chargen.rules import load_builtin
+
+    return load_builtin("kotm")
+
+
+@pytest.fixture(scope="session")
+def rtd():
+    from chargen.rules import load_builtin
+
+    return load_builtin("rtd")
+
+
+class Scripted(random.Random):
+    """A generator that makes the die primitive show chosen faces: ``(sides, face)`` pairs,
+    in order; it fails loudly when the code under test rolls more dice than scripted."""
+
+    def __init__(self, *faces: tuple[int, int]):
+        super().__init__(0)
+        self.values = [(face - 0.5) / sides for sides, face in faces]
+        self.taken = 0
+
+    def random(self) -> float:
+        if self.taken >= len(self.values):
+            raise AssertionError(f"rolled more than the {len(self.values)} scripted dice")
+        self.taken += 1
+        return self.values[self.taken - 1]
+
+
+def scripted(*faces: tuple[int, int], budget: int = 10_000) -> Roller:
+    return Roller(Scripted(*faces), budget=budget)
+
+
+def d(sides: int, *faces: int) -> list[tuple[int, int]]:
+    """``d(10, 9, 9)`` -> two d10 faces, 9 and 9."""
+    return [(sides, f) for f in faces]
+
+
+@pytest.fixture
+def write(tmp_path):
+    """Write a text file under tmp_path (dedented) and return its path."""
+    import textwrap
+
+    def _write(name: str, text: str):
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+        return path
+
+    return _write

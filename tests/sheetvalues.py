@@ -34,7 +34,7 @@ def pdf_text(pdf: bytes, name: str = "") -> tuple[str, int]:
 
 def degrees(chance: int) -> str:
     d = degree_ranges(chance)
-    return f"{faces(1, d.critical)} {faces(1, d.special)} {faces(d.fumble, 100)}"
+    return f"{faces(*d['critical'])} {faces(*d['special'])} {faces(*d['fumble'])}"
 
 
 def _dash(x) -> str:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pypdf
 import pytest
 from click.testing import CliRunner
-from sheetvalues import missing, pdf_text
+from tests.sheetvalues import missing, pdf_text
 
 from chargen.cli import cli
 from chargen.render.html import HtmlRenderer
@@ -31,13 +31,14 @@ def party(tmp_path_factory) -> Path:
 
 def test_generate_writes_one_file_per_character_per_format_and_the_bundle(party):
     names = sorted(p.name for p in party.iterdir())
-    stems = ["0000-ulf-hayward", "0001-ivar-barleycorn", "0002-ysolde-ashford"]
+    stems = ["0000-isgerd-frostbeard", "0001-ulla-millbrook", "0002-jorun-goodwater"]
     assert names == sorted([f"{s}.{x}" for s in stems for x in ("json", "html", "pdf")]
                            + ["index.html", "manifest.json", "party.pdf"])
     manifest = json.loads((party / "manifest.json").read_text())
-    assert manifest["complete"] is True
-    assert manifest["bundle"] == {"party_pdf": "party.pdf", "index_html": "index.html"}
-    assert manifest["characters"][1]["files"] == {x: f"0001-ivar-barleycorn.{x}" for x in ("json", "html", "pdf")}
+    assert manifest["complete"] is True and manifest["formats"] == ["json"]
+    assert manifest["sheets"] == {"formats": ["html", "pdf"], "paper": "a4", "party_pdf": "party.pdf",
+                                  "index_html": "index.html"}
+    assert manifest["characters"][1]["files"] == {"json": "0001-ulla-millbrook.json"}
 
 
 def test_party_pdf_is_the_cover_then_every_sheet(party):
@@ -46,17 +47,17 @@ def test_party_pdf_is_the_cover_then_every_sheet(party):
     assert len(reader.pages) == 1 + 3
     cover = " ".join(reader.pages[0].extract_text().split())
     assert "The Red Lanterns" in cover and "batch seed 42" in cover
-    assert "0 Ulf Hayward Peasant · HP 12 · POW 9 · DM 0 · Belt knife 30% 1" in cover
-    assert "2 Ysolde Ashford" in cover and cover.rstrip().endswith("cover page i of i")
-    assert [o.title for o in reader.outline] == ["The Red Lanterns", "Ulf Hayward", "Ivar Barleycorn", "Ysolde Ashford"]
+    assert "0 Isgerd Frostbeard Barbarian · HP 12 · POW 9 · DM 0 · Club 20% 1" in cover
+    assert "2 Jorun Goodwater Peasant · HP 9 · POW 8 · DM 0 · Belt knife 25% 3" in cover and cover.rstrip().endswith("cover page i of i")
+    assert [o.title for o in reader.outline] == ["The Red Lanterns", "Isgerd Frostbeard", "Ulla Millbrook", "Jorun Goodwater"]
     assert reader.page_labels == ["i", "1", "2", "3"]  # the roster's page numbers
-    sheet = pypdf.PdfReader(str(party / "0001-ivar-barleycorn.pdf")).pages[0].extract_text()
+    sheet = pypdf.PdfReader(str(party / "0001-ulla-millbrook.pdf")).pages[0].extract_text()
     assert reader.pages[2].extract_text() == sheet
 
 
 def test_index_html_links_every_file(party):
     index = (party / "index.html").read_text()
-    for name in ("party.pdf", "0000-ulf-hayward.html", "0000-ulf-hayward.pdf", "0002-ysolde-ashford.json"):
+    for name in ("party.pdf", "0000-isgerd-frostbeard.html", "0000-isgerd-frostbeard.pdf", "0002-jorun-goodwater.json"):
         assert f'href="{name}"' in index
     assert "The Red Lanterns" in index and "<style>" in index and "http" not in index.split("<style>")[0]
 
@@ -66,37 +67,37 @@ def test_render_reads_saved_characters_with_hand_edits(party, tmp_path):
     saved.mkdir()
     for p in party.glob("*.json"):  # manifest.json too, as party/*.json would match it
         (saved / p.name).write_text(p.read_text())
-    edited = json.loads((saved / "0000-ulf-hayward.json").read_text())
-    edited["identity"]["name"] = "Ulf the Unready"
+    edited = json.loads((saved / "0000-isgerd-frostbeard.json").read_text())
+    edited["identity"]["name"] = "Isgerd the Unready"
     edited["equipment"] += [f"Trophy {i} from the Barrow Wars" for i in range(70)]
     edited["notes"] = "Swore an oath to the river god. " * 120
-    (saved / "0000-ulf-hayward.json").write_text(json.dumps(edited))
+    (saved / "0000-isgerd-frostbeard.json").write_text(json.dumps(edited))
     result = run("render", *sorted(saved.glob("*.json")), "--format", "pdf", "-o", tmp_path / "prints")
     assert result.output == f"chargen: rendered 3 sheets and party.pdf to {tmp_path / 'prints'}\n"
     prints = tmp_path / "prints"
     assert sorted(p.name for p in prints.iterdir()) == [
-        "0000-ulf-the-unready.pdf", "0001-ivar-barleycorn.pdf", "0002-ysolde-ashford.pdf", "index.html", "party.pdf"]
-    text, pages = pdf_text((prints / "0000-ulf-the-unready.pdf").read_bytes(), "Ulf the Unready")
+        "0000-isgerd-the-unready.pdf", "0001-ulla-millbrook.pdf", "0002-jorun-goodwater.pdf", "index.html", "party.pdf"]
+    text, pages = pdf_text((prints / "0000-isgerd-the-unready.pdf").read_bytes(), "Isgerd the Unready")
     assert pages >= 2 and missing(edited, text) == []
     party_pages = len(pypdf.PdfReader(str(prints / "party.pdf")).pages)
     assert party_pages == 1 + pages + 1 + 1  # cover, the long sheet, two one-page sheets
     cover = " ".join(pypdf.PdfReader(str(prints / "party.pdf")).pages[0].extract_text().split())
-    assert f"1 Ivar Barleycorn Peasant · HP 11 · POW 8 · DM 0 · Belt knife 35% {1 + pages}" in cover
+    assert f"1 Ulla Millbrook Peasant · HP 11 · POW 8 · DM 0 · Belt knife 35% {1 + pages}" in cover
     # the same character gives the same bytes from a batch and from a saved file, in other processes
-    assert (prints / "0001-ivar-barleycorn.pdf").read_bytes() == (party / "0001-ivar-barleycorn.pdf").read_bytes()
+    assert (prints / "0001-ulla-millbrook.pdf").read_bytes() == (party / "0001-ulla-millbrook.pdf").read_bytes()
 
 
 def test_render_one_character_to_stdout(party):
-    result = run("render", party / "0002-ysolde-ashford.json", "--format", "html")
-    doc = json.loads((party / "0002-ysolde-ashford.json").read_text())
+    result = run("render", party / "0002-jorun-goodwater.json", "--format", "html")
+    doc = json.loads((party / "0002-jorun-goodwater.json").read_text())
     assert result.stdout == HtmlRenderer(TemplateSet.load()).sheet(doc)
-    assert result.stdout == (party / "0002-ysolde-ashford.html").read_text()
+    assert result.stdout == (party / "0002-jorun-goodwater.html").read_text()
 
 
 def test_generate_one_pdf_to_stdout_matches_the_batch(party):
     result = CliRunner().invoke(cli, ["generate", "--seed", "42", "--index", "1", "--format", "pdf"])
     assert result.exit_code == 0
-    assert result.stdout_bytes == (party / "0001-ivar-barleycorn.pdf").read_bytes()
+    assert result.stdout_bytes == (party / "0001-ulla-millbrook.pdf").read_bytes()
 
 
 def test_render_refuses_an_invalid_character(tmp_path):
@@ -110,11 +111,11 @@ def test_render_refuses_an_invalid_character(tmp_path):
 
 def test_render_refuses_two_characters_with_one_name(party, tmp_path):
     copy = tmp_path / "copy.json"
-    copy.write_text((party / "0000-ulf-hayward.json").read_text())
-    result = run("render", party / "0000-ulf-hayward.json", copy, "-o", tmp_path / "out", ok=False)
+    copy.write_text((party / "0000-isgerd-frostbeard.json").read_text())
+    result = run("render", party / "0000-isgerd-frostbeard.json", copy, "-o", tmp_path / "out", ok=False)
     assert result.exit_code == 1
-    assert result.output == (f"Error: {party / '0000-ulf-hayward.json'} and {copy} would both be written as "
-                             f"0000-ulf-hayward.* (same index and name; rename one or render them separately)\n")
+    assert result.output == (f"Error: {party / '0000-isgerd-frostbeard.json'} and {copy} would both be written as "
+                             f"0000-isgerd-frostbeard.* (same index and name; rename one or render them separately)\n")
 
 
 @pytest.mark.parametrize("args,message", [
@@ -136,7 +137,7 @@ def test_usage_errors(args, message, tmp_path, monkeypatch):
 
 
 def test_render_two_files_without_output_is_a_usage_error(party):
-    result = run("render", party / "0000-ulf-hayward.json", party / "0001-ivar-barleycorn.json", ok=False)
+    result = run("render", party / "0000-isgerd-frostbeard.json", party / "0001-ulla-millbrook.json", ok=False)
     assert result.exit_code == 2
     assert result.output.strip().splitlines()[-1] == (
         "Error: without -o, give one file and one --format (html or pdf); use -o DIR for more")
@@ -150,7 +151,7 @@ def test_a_broken_template_dir_fails_the_batch_with_one_error_line(tmp_path):
     assert result.exit_code == 1
     assert result.output == f"Error: {(tmp_path / 'tpl').resolve()}: 'sheet.css' does not exist\n"
     manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
-    assert manifest["complete"] is False
+    assert "sheets" not in manifest  # the data part completed; no sheets are recorded
 
 
 @pytest.mark.parametrize("command", ["generate", "render"])

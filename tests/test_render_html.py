@@ -87,5 +87,4 @@ def test_engine_extra_is_empty_for_an_engine_without_a_sheet_module():
 
 def test_roster_figures(d100):
     extra = engine_extra(make_character(d100, 42, 7))
-    assert extra["roster"] == [("", "Rich noble"), ("HP", "14"), ("POW", "11"), ("DM", "+1D4"),
-                               ("Belt knife", "25%")]
+    assert extra["roster"] == [("", "Peasant"), ("HP", "14"), ("POW", "11"), ("DM", "+1D4"), ("Belt knife", "25%")]

@@ -3,7 +3,7 @@
 import copy
 
 import pytest
-from sheetvalues import d100_phrases, missing, pdf_text
+from tests.sheetvalues import d100_phrases, missing, pdf_text
 
 from chargen.generate import make_character
 from chargen.render.html import HtmlRenderer

@@ -240,6 +240,43 @@ def write_index(result: BundleResult, folder: Path, options: SheetOptions) -> st
     return _write(folder, INDEX_HTML, html)
 
 
+def write_batch_sheets(module, batch_seed: int, entries: list[dict], folder: Path, options: SheetOptions,
+                       progress: Callable[[int], None] | None = None) -> BundleResult:
+    """The sheets of a batch whose data files (and manifest) :func:`chargen.batch.write_batch` wrote.
+
+    Each character is made again from the seed (the same document, byte for
+    byte, and far cheaper than reading it back); the manifest then records the
+    sheet formats, paper and bundle files under ``sheets``, so ``--resume``
+    knows to render them.
+    """
+    import json
+
+    from chargen.generate import make_character
+    from chargen.output import MANIFEST, character_stem, write_manifest
+
+    def characters() -> Iterator[tuple[str, dict, dict]]:
+        for entry in entries:
+            doc = make_character(module, batch_seed, entry["index"])
+            yield character_stem(entry["index"], doc["identity"]["name"]), doc, entry["files"]
+
+    result = write_sheets(characters(), folder, options, progress)
+    manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))  # written by write_batch just now
+    manifest["sheets"] = {"formats": list(options.formats), "paper": options.paper, **result.files}
+    write_manifest(folder, manifest)
+    return result
+
+
+def recorded_sheet_formats(folder: Path) -> tuple[str, ...]:
+    """The sheet formats a batch's manifest records (none for a batch of data files only)."""
+    from chargen.output import read_manifest
+
+    sheets = read_manifest(folder).get("sheets")
+    formats = sheets.get("formats") if isinstance(sheets, dict) else None
+    if not isinstance(formats, list):
+        return ()
+    return tuple(f for f in formats if f in SHEET_FORMATS)
+
+
 def render_single(doc: dict, fmt: str, options: SheetOptions) -> str | bytes:
     """One character's sheet as standalone HTML text or PDF bytes, in this process."""
     worker = _Worker(options.template_dir, options.paper, fmt == "pdf")

@@ -31,7 +31,7 @@ def read_character(path: Path) -> dict:
 
 def is_manifest(path: Path) -> bool:
     """A batch's manifest.json (which ``party/*.json`` matches too)."""
-    from chargen.batch import MANIFEST_SCHEMA
+    from chargen.output import MANIFEST_SCHEMA
 
     try:
         return json.loads(_text(path)).get("schema") == MANIFEST_SCHEMA

@@ -11,15 +11,17 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from chargen.errors import ChargenError, RulesError
 from chargen.rules.check import Cursor, Problems
-from chargen.rules.yamlio import Located, load_file
+from chargen.rules.yamlio import Located, load_file, load_text, read_text
 
 BUILTIN_DIR = Path(__file__).parent
 MAX_FILES_PER_MODULE = 64
+MAX_MODULE_BYTES = 8_000_000
+MAX_MODULES_PER_DIR = 64
 
 
 @dataclass(frozen=True)
@@ -33,7 +35,9 @@ class RulesModule:
     path: str
     hash: str
     rules: object  # the engine's typed rules
-    overlays: tuple = ()
+    overlays: tuple = ()  # {name, hash} of each overlay applied, in order
+    data: dict = field(default_factory=dict, compare=False, repr=False)  # file stem -> the (merged) YAML data
+    builtin: bool = True
 
 
 def builtin_ids() -> list[str]:
@@ -41,12 +45,28 @@ def builtin_ids() -> list[str]:
 
 
 def read_module_files(folder: Path, label: str) -> dict[str, Located]:
-    files = sorted(p for p in folder.iterdir() if p.suffix in (".yaml", ".yml"))
+    """Every YAML file of a module folder; the problems of all files are reported at once."""
+    try:
+        files = sorted(p for p in folder.iterdir() if p.suffix in (".yaml", ".yml"))
+    except OSError as e:
+        raise RulesError([f"{label}: cannot list the folder ({e.strerror or e})"]) from None
     if len(files) > MAX_FILES_PER_MODULE:
         raise RulesError([f"{label}: {len(files)} YAML files (at most {MAX_FILES_PER_MODULE})"])
     docs: dict[str, Located] = {}
+    problems = Problems()
+    total = 0
     for p in files:
-        docs[p.stem] = load_file(p, f"{label}/{p.name}")
+        try:
+            text = read_text(p, f"{label}/{p.name}")
+            total += len(text)
+            if total > MAX_MODULE_BYTES:
+                raise RulesError([f"{label}: the module's files are larger than {MAX_MODULE_BYTES} bytes together"])
+            docs[p.stem] = load_text(text, f"{label}/{p.name}")
+        except RulesError as e:
+            if total > MAX_MODULE_BYTES:
+                raise
+            problems.extend(e)
+    problems.raise_if_any()
     if "module" not in docs:
         raise RulesError([f"{label}: no module.yaml (a rules module needs one: id, name, version, mechanic, engine)"])
     return docs
@@ -58,8 +78,9 @@ def rules_hash(docs: dict[str, Located]) -> str:
     return "sha256:" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
-def build_module(docs: dict[str, Located], path: str, overlays: tuple = ()) -> RulesModule:
-    from chargen.systems import engine_for
+def build_module(docs: dict[str, Located], path: str, overlays: tuple = (), builtin: bool = True) -> RulesModule:
+    """Validate a module's documents with its engine; every problem found is reported at once."""
+    from chargen.systems import ENGINES, engine_for
 
     problems = Problems()
     meta = Cursor.root(docs["module"], problems)
@@ -69,30 +90,105 @@ def build_module(docs: dict[str, Located], path: str, overlays: tuple = ()) -> R
     name = meta["name"].str()
     version = meta["version"].str(40)
     mechanic = meta["mechanic"].str()
-    description = meta["description"].str(1000) if meta["description"].present else ""
-    engine_id = meta["engine"].str(40) if meta["engine"].present else ident
-    problems.raise_if_any()
-    engine = engine_for(engine_id)
-    if engine is None:
-        from chargen.systems import ENGINES
-
+    description = meta["description"].str(1000, multiline=True) if meta["description"].present else ""
+    engine_id = meta["engine"].ident() if meta["engine"].present else ident
+    engine = engine_for(engine_id) if engine_id else None
+    if engine is None and engine_id:
         meta["engine" if meta["engine"].present else "id"].fail(
             f"no engine '{engine_id}' (expected one of: {', '.join(sorted(ENGINES))})")
-        problems.raise_if_any()
-    typed = engine.build_rules(docs, problems)
+    typed = engine.build_rules(docs, problems) if engine is not None else None
     problems.raise_if_any()
     return RulesModule(ident, name, version, mechanic, description, engine_id, path,
-                       rules_hash(docs), typed, overlays)
+                       rules_hash(docs), typed, overlays, {k: docs[k].data for k in docs}, builtin)
 
 
 _CACHE: dict[str, RulesModule] = {}
+_DOCS: dict[str, dict[str, Located]] = {}
+
+
+def _builtin_docs(system_id: str) -> dict[str, Located]:
+    if system_id not in _DOCS:
+        _DOCS[system_id] = read_module_files(BUILTIN_DIR / system_id, f"chargen/rules/{system_id}")
+    return _DOCS[system_id]
 
 
 def load_builtin(system_id: str) -> RulesModule:
     if system_id not in _CACHE:
-        folder = BUILTIN_DIR / system_id
-        if not (folder / "module.yaml").is_file():
+        if not (BUILTIN_DIR / system_id / "module.yaml").is_file():
             raise ChargenError(f"unknown system '{system_id}' (expected one of: {', '.join(builtin_ids())})")
-        docs = read_module_files(folder, f"chargen/rules/{system_id}")
-        _CACHE[system_id] = build_module(docs, f"chargen/rules/{system_id}")
+        _CACHE[system_id] = build_module(_builtin_docs(system_id), f"chargen/rules/{system_id}")
     return _CACHE[system_id]
+
+
+def find_modules(rules_dirs: list[Path] | tuple[Path, ...]) -> dict[str, Path]:
+    """Own modules: id -> folder. A rules dir is a module folder or a folder of module folders."""
+    found: dict[str, Path] = {}
+    for d in rules_dirs:
+        try:
+            if not d.is_dir():
+                raise ChargenError(f"--rules-dir '{d}': not a folder")
+            folders = [d] if (d / "module.yaml").is_file() else \
+                sorted(p for p in d.iterdir() if p.is_dir() and (p / "module.yaml").is_file())
+        except OSError as e:
+            raise ChargenError(f"--rules-dir '{d}': cannot list the folder ({e.strerror or e})") from None
+        if not folders:
+            raise ChargenError(f"--rules-dir '{d}': no rules modules (expected folders holding a module.yaml)")
+        if len(folders) > MAX_MODULES_PER_DIR:
+            raise ChargenError(f"--rules-dir '{d}': {len(folders)} modules (at most {MAX_MODULES_PER_DIR})")
+        for folder in folders:
+            ident = _module_id(folder)
+            if ident in builtin_ids():
+                raise ChargenError(f"{folder}/module.yaml: id '{ident}' is a built-in module's (choose another id, "
+                                   "or change the built-in one with an overlay)")
+            if ident in found:
+                raise ChargenError(f"{folder}/module.yaml: id '{ident}' is also the id of {found[ident]}")
+            found[ident] = folder
+    return found
+
+
+def _module_id(folder: Path) -> str:
+    doc = load_file(folder / "module.yaml", f"{folder}/module.yaml")
+    problems = Problems()
+    c = Cursor.root(doc, problems)
+    ident = c["id"].ident() if isinstance(doc.data, dict) and "id" in doc.data else c.fail("missing key 'id'")
+    problems.raise_if_any()
+    return ident
+
+
+def module_ids(rules_dirs: list[Path] | tuple[Path, ...] = ()) -> list[str]:
+    return builtin_ids() + sorted(find_modules(rules_dirs))
+
+
+def module_docs(system_id: str, rules_dirs: list[Path] | tuple[Path, ...] = ()) -> tuple[dict[str, Located], str, bool]:
+    """The unmerged documents of a module, its label, and whether it is built in."""
+    own = find_modules(rules_dirs) if rules_dirs else {}
+    if system_id in own:
+        return read_module_files(own[system_id], str(own[system_id])), str(own[system_id]), False
+    if (BUILTIN_DIR / system_id / "module.yaml").is_file():
+        return _builtin_docs(system_id), f"chargen/rules/{system_id}", True
+    known = builtin_ids() + sorted(own)
+    raise ChargenError(f"unknown system '{system_id}' (expected one of: {', '.join(known)})")
+
+
+def load_module(system_id: str, overlays: list[Path] | tuple[Path, ...] = (),
+                rules_dirs: list[Path] | tuple[Path, ...] = ()) -> RulesModule:
+    """A rules module (built in, or from ``rules_dirs``) with ``overlays`` applied in order."""
+    from chargen.rules.merge import apply_overlays
+    from chargen.rules.overlay import check_targets, read_overlays
+
+    if not overlays and not rules_dirs:
+        return load_builtin(system_id)
+    docs, label, builtin = module_docs(system_id, rules_dirs)
+    if not overlays:
+        return load_builtin(system_id) if builtin else build_module(docs, label, builtin=False)
+    read = read_overlays(list(overlays))
+    problems = Problems()
+    check_targets(read, system_id, problems)
+    problems.raise_if_any()
+    merged = apply_overlays(docs, read, problems)
+    try:  # validate what could be applied too, so every problem is reported at once
+        module = build_module(merged, label, tuple(o.record() for o in read), builtin)
+    except RulesError as e:
+        problems.extend(e)
+    problems.raise_if_any()
+    return module

@@ -8,10 +8,11 @@ and yields ``None`` so the walk goes on and reports every problem at once.
 from __future__ import annotations
 
 import math
+import unicodedata
 from collections.abc import Iterator
 
 from chargen import dice as dicemod
-from chargen.errors import DiceError, RulesError
+from chargen.errors import DiceError, RulesError, printable
 from chargen.rules.yamlio import Located
 
 SOURCES = ("seed", "rq2-reference", "default")
@@ -30,9 +31,12 @@ class Problems:
         self.items: list[str] = []
 
     def add(self, doc: Located, path: tuple, message: str) -> None:
-        line = doc.line(path)
-        where = f"{doc.file}:{line}" if line else doc.file
-        self.items.append(f"{where}: {dotted(path)}: {message}")
+        file, line, shown = doc.where(path)
+        where = f"{file}:{line}" if line else file
+        self.items.append(printable(f"{where}: {dotted(shown)}: {message}"))
+
+    def extend(self, error: RulesError) -> None:
+        self.items.extend(error.problems)
 
     def raise_if_any(self) -> None:
         if self.items:
@@ -74,14 +78,14 @@ class Cursor:
             self.fail(f"expected a mapping, got {_kind(self.value)}")
             return False
         ok = True
-        allowed = set(required) | set(optional)
+        allowed = {k for k in (*required, *optional) if k is not None}
         for key in self.value:
             if key not in allowed:
                 ok = False
                 Cursor(self.doc, self.path + (key,), None, self.problems).fail(
                     f"unknown key (allowed: {', '.join(sorted(allowed)) or 'none'})")
         for key in required:
-            if key not in self.value:
+            if key is not None and key not in self.value:
                 ok = False
                 self.fail(f"missing key '{key}'")
         return ok
@@ -108,7 +112,7 @@ class Cursor:
         if isinstance(v, bool) or not isinstance(v, int):
             return self.fail(f"expected a whole number, got {_kind(v)}")
         if not lo <= v <= hi:
-            return self.fail(f"{_short(v)} is out of range (expected {lo} to {hi})")
+            return self.fail(f"{short(v)} is out of range (expected {lo} to {hi})")
         return v
 
     def number(self, lo: float = 0, hi: float = MAX_INT) -> float | None:
@@ -116,15 +120,21 @@ class Cursor:
         if isinstance(v, bool) or not isinstance(v, (int, float)) or (isinstance(v, float) and not math.isfinite(v)):
             return self.fail(f"expected a number, got {_kind(v)}")
         if not lo <= v <= hi:
-            return self.fail(f"{_short(v)} is out of range (expected {lo} to {hi})")
+            return self.fail(f"{short(v)} is out of range (expected {lo} to {hi})")
         return v
 
-    def str(self, max_len: int = 200) -> str | None:
+    def str(self, max_len: int = 200, multiline: bool = False) -> str | None:
+        """Text of at most ``max_len`` characters, without control characters (but
+        line breaks and tabs when ``multiline``)."""
         v = self.value
         if not isinstance(v, str) or not v.strip():
             return self.fail(f"expected text, got {_kind(v)}")
         if len(v) > max_len:
             return self.fail(f"text is {len(v)} characters long (at most {max_len})")
+        allowed = "\n\t" if multiline else ""
+        bad = next((ch for ch in v if unicodedata.category(ch) == "Cc" and ch not in allowed), None)
+        if bad is not None:
+            return self.fail(f"text holds the control character U+{ord(bad):04X} (remove it)")
         return v
 
     def bool(self) -> bool | None:
@@ -135,14 +145,14 @@ class Cursor:
     def ident(self) -> str | None:
         v = self.value
         if not isinstance(v, str) or not v or not all(c.isascii() and (c.isalnum() or c == "_") for c in v) or not v[0].isalpha() or v != v.lower():
-            return self.fail(f"expected an id of lower-case letters, digits and '_', got {_short(v)}")
+            return self.fail(f"expected an id of lower-case letters, digits and '_', got {short(v)}")
         if len(v) > 60:
             return self.fail("id is longer than 60 characters")
         return v
 
     def one_of(self, choices: tuple | list) -> str | None:
         if self.value not in choices:
-            return self.fail(f"{_short(self.value)} is not one of: {', '.join(map(str, choices))}")
+            return self.fail(f"{short(self.value)} is not one of: {', '.join(map(str, choices))}")
         return self.value
 
     def source(self) -> str | None:
@@ -163,7 +173,9 @@ class Cursor:
         """An id that must name one of ``known``."""
         if not isinstance(self.value, str) or self.value not in known:
             names = ", ".join(sorted(map(str, known))) if len(known) <= 12 else ", ".join(sorted(map(str, known))[:12]) + ", ..."
-            return self.fail(f"unknown {what} {_short(self.value)} (expected one of: {names})")
+            gone = (self.doc.removed or {}).get(self.value) if isinstance(self.value, str) else None
+            note = f", removed at {gone}" if gone else ""
+            return self.fail(f"unknown {what} {short(self.value)}{note} (expected one of: {names})")
         return self.value
 
 
@@ -173,9 +185,9 @@ def _kind(v: object) -> str:
     if isinstance(v, bool):
         return f"'{v}' (true/false)"
     if isinstance(v, (int, float)):
-        return f"the number {_short(v)}"
+        return f"the number {short(v)}"
     if isinstance(v, str):
-        return f"the text {_short(v)}"
+        return f"the text {short(v)}" if v.strip() else "empty text"
     if isinstance(v, list):
         return "a list"
     if isinstance(v, dict):
@@ -183,7 +195,7 @@ def _kind(v: object) -> str:
     return type(v).__name__
 
 
-def _short(v: object) -> str:
+def short(v: object) -> str:
     text = repr(v)
     return text if len(text) <= 40 else text[:37] + "..."
 

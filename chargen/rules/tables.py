@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Generic, TypeVar
@@ -28,13 +29,26 @@ class Band(Generic[T]):
     value: T
 
 
-@dataclass(frozen=True, slots=True)
+FAST_LOOKUP_MAX = 64
+
+
+@dataclass(frozen=True)
 class Banded(Generic[T]):
     bands: tuple[Band[T], ...]
     every: int = 0
     add: T | None = None
 
     def lookup(self, x: int) -> T:
+        if 0 <= x <= FAST_LOOKUP_MAX:
+            return self._fast[x]
+        return self._lookup(x)
+
+    @functools.cached_property
+    def _fast(self) -> tuple:
+        """Every value from 0 to FAST_LOOKUP_MAX, computed once (generation looks up ~40 a character)."""
+        return tuple(self._lookup(x) for x in range(FAST_LOOKUP_MAX + 1))
+
+    def _lookup(self, x: int) -> T:
         first = self.bands[0]
         if x < first.low:
             return first.value
@@ -81,22 +95,21 @@ def _face(digits: str, die: int | None) -> int:
 
 def banded(c: Cursor, value_kind: str = "int", lo: int = -1000, hi: int = 1000,
            extra: tuple[str, ...] = ()) -> Banded | None:
-    """Read ``{bands: {range: value, ...}, each: {every, add}}`` at ``c``; ``extra`` keys are the caller's."""
+    """Read ``{bands: {range: value, ...}, each: {every, add}}`` at ``c``; ``extra`` keys are the caller's.
+
+    Bands may be written in any order (an overlay adds a band at the end of the
+    mapping); sorted by their low end, they must be consecutive.
+    """
     if not c.mapping(required=("bands",), optional=("each", "source") + extra):
         return None
+    rows, ok = _band_rows(c["bands"])
     bands: list[Band] = []
-    ok = True
     previous_high: int | None = 0
-    for key, vc in c["bands"].items():
-        r = parse_range(key)
-        if r is None:
-            vc.fail(f"band {key!r} is not a range (expected '1-4', '12' or '20+')")
-            ok = False
-            continue
-        low, high = r
+    for low, high, key, vc in sorted(rows, key=lambda r: r[0]):
         if high is not None and high < low:
             vc.fail(f"band {key!r} runs backwards")
             ok = False
+            continue
         if previous_high is None:
             vc.fail(f"band {key!r} follows an open-ended band")
             ok = False
@@ -110,19 +123,37 @@ def banded(c: Cursor, value_kind: str = "int", lo: int = -1000, hi: int = 1000,
         bands.append(Band(low, high, value))
         previous_high = high
     if not bands:
-        c["bands"].fail("expected at least one band")
+        if ok:
+            c["bands"].fail("expected at least one band")
         return None
-    every, add = 0, None
-    if c["each"].present:
-        each = c["each"]
-        if each.mapping(required=("every", "add")):
-            every = each["every"].int(1, 1000)
-            add = _value(each["add"], value_kind, lo, hi)
-            if bands[-1].high is None:
-                each.fail("an open-ended last band cannot continue with 'each'")
-                ok = False
-        ok = ok and every is not None and add is not None
-    return Banded(tuple(bands), every or 0, add) if ok else None
+    every, add = _each(c["each"], bands[-1], value_kind, lo, hi) if c["each"].present else (0, None)
+    return Banded(tuple(bands), every, add) if ok and every is not None else None
+
+
+def _each(each: Cursor, last: Band, value_kind: str, lo: int, hi: int) -> tuple[int | None, object]:
+    """``(every, add)`` of the "each +N" extension; ``every`` is None after a problem."""
+    if not each.mapping(required=("every", "add")):
+        return None, None
+    every, add = each["every"].int(1, 1000), _value(each["add"], value_kind, lo, hi)
+    if last.high is None:
+        each.fail("an open-ended last band cannot continue with 'each'")
+        return None, None
+    return (every, add) if add is not None else (None, None)
+
+
+def _band_rows(c: Cursor) -> tuple[list, bool]:
+    """``(low, high, key, cursor)`` of each band that reads as a range; False if one does not."""
+    rows, ok = [], True
+    for key, vc in c.items():
+        r = parse_range(key)
+        if r is None:
+            vc.fail(f"band {key!r} is not a range (expected '1-4', '12' or '20+')")
+            ok = False
+            continue
+        rows.append((r[0], r[1], key, vc))
+    if not isinstance(c.value, dict):
+        ok = False
+    return rows, ok
 
 
 def _value(c: Cursor, kind: str, lo: int, hi: int):
@@ -146,7 +177,7 @@ class DieRanges(Generic[T]):
 def check_partition(c: Cursor, die: int, ranges: list[tuple[Cursor, tuple[int, int] | None]], what: str) -> bool:
     """Report overlaps, gaps and faces outside the die; True when the ranges partition 1..die."""
     ok = True
-    covered: dict[int, Cursor] = {}
+    covered: dict[int, tuple[Cursor, tuple[int, int]]] = {}
     for rc, r in ranges:
         if r is None:
             ok = False
@@ -158,10 +189,12 @@ def check_partition(c: Cursor, die: int, ranges: list[tuple[Cursor, tuple[int, i
             continue
         for face in range(low, high + 1):
             if face in covered:
-                rc.fail(f"range {low}-{high} overlaps another {what} row at {face}")
+                other, (olow, ohigh) = covered[face]
+                file, line, _ = other.doc.where(other.path)
+                rc.fail(f"range {low}-{high} overlaps the {what} row {olow}-{ohigh} ({file}:{line}) at {face}")
                 ok = False
                 break
-            covered[face] = rc
+            covered[face] = (rc, r)
     missing = [f for f in range(1, die + 1) if f not in covered]
     if missing and ok:
         c.fail(f"{what} rows leave {_faces(missing)} of the 1D{die} unassigned (rows must cover 1 to {die})")

@@ -1,14 +1,21 @@
 """Reading YAML that may be hostile: size, node and depth limits, and line numbers.
 
-The text is composed with PyYAML's *safe* loader (``yaml.compose`` with
-``SafeLoader``: no Python tags), then walked here. The walk counts every node
-it visits, aliases included, so an alias bomb stops at ``MAX_NODES`` instead of
-expanding to millions of items; and it records the line of every key path, so
-an error can say ``file:line: key.path: ...``.
+The text is composed with PyYAML's *safe* loader (``yaml.compose`` with a
+``SafeLoader`` whose composer stops past ``MAX_DEPTH`` levels, so deep nesting
+is an error, not a ``RecursionError``), then walked here. The walk counts every
+node it visits, aliases included, so an alias bomb stops at ``MAX_NODES``
+instead of expanding to millions of items; it accepts only plain YAML types
+(no tags such as ``!!python/...`` or ``!!binary``), and it records the line of
+every key path, so an error can say ``file:line: key.path: ...``.
+
+Files are opened without following into devices or pipes: only regular files
+are read, and never more than ``max_bytes + 1`` bytes.
 """
 
 from __future__ import annotations
 
+import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,15 +28,26 @@ MAX_NODES = 100_000
 MAX_DEPTH = 32
 
 KeyPath = tuple  # of str | int
+Spot = tuple  # (file, line or None, key path in that file)
+
+_PLAIN_TAGS = {"tag:yaml.org,2002:" + t for t in ("str", "int", "float", "bool", "null", "timestamp")}
+_SEQ, _MAP = "tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"
 
 
 @dataclass
 class Located:
-    """Parsed YAML data with the line of each key path (1-based)."""
+    """Parsed YAML data with the line of each key path (1-based).
+
+    ``spots``, when set, says where each key path's value came from when the
+    data was merged from several files (see :mod:`chargen.rules.overlay`):
+    ``path -> (file, line, key path in that file)``.
+    """
 
     data: object
     file: str
     lines: dict[KeyPath, int] = field(default_factory=dict)
+    spots: dict[KeyPath, Spot] | None = None
+    removed: dict[str, str] | None = None  # id or value -> "file:line" of the overlay that removed it
 
     def line(self, path: KeyPath) -> int | None:
         """Line of ``path`` or of its nearest ancestor that has one."""
@@ -40,17 +58,55 @@ class Located:
             p = p[:-1]
         return self.lines.get((), None)
 
+    def where(self, path: KeyPath) -> Spot:
+        """``(file, line, key path)`` of ``path``: in this file, or where a merge took it from."""
+        p = tuple(path)
+        if self.spots is None:
+            return self.file, self.line(p), p
+        for n in range(len(p), -1, -1):
+            spot = self.spots.get(p[:n])
+            if spot is not None:
+                return spot[0], spot[1], tuple(spot[2]) + p[n:]
+        return self.file, None, p
+
+
+def read_bytes(path: Path, name: str, max_bytes: int, error: type = RulesError) -> bytes:
+    """At most ``max_bytes`` of a regular file; a folder, device, pipe or larger file is an error.
+
+    ``error`` is the exception class: :class:`RulesError` (takes a list) or another
+    :class:`ChargenError` (takes a message).
+    """
+    def fail(message: str) -> Exception:
+        return error([message]) if error is RulesError else error(message)
+
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+    except (OSError, ValueError) as e:
+        raise fail(f"{name}: cannot read ({getattr(e, 'strerror', None) or e})") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise fail(f"{name}: is a folder (expected a file)")
+        if not stat.S_ISREG(mode):
+            raise fail(f"{name}: not a regular file (a device, pipe or socket cannot be read)")
+        size = os.fstat(fd).st_size
+        if size > max_bytes:
+            raise fail(f"{name}: file is {size} bytes (at most {max_bytes})")
+        with os.fdopen(os.dup(fd), "rb") as f:
+            raw = f.read(max_bytes + 1)
+    except OSError as e:
+        raise fail(f"{name}: cannot read ({e.strerror or e})") from None
+    finally:
+        os.close(fd)
+    if len(raw) > max_bytes:
+        raise fail(f"{name}: file is larger than {max_bytes} bytes")
+    return raw
+
 
 def read_text(path: Path, label: str | None = None, max_bytes: int = MAX_FILE_BYTES) -> str:
     """Read a UTF-8 text file with a size cap; errors name the file."""
     name = label or str(path)
-    try:
-        size = path.stat().st_size
-        if size > max_bytes:
-            raise RulesError([f"{name}: file is {size} bytes (at most {max_bytes})"])
-        raw = path.read_bytes()
-    except OSError as e:
-        raise RulesError([f"{name}: cannot read ({e.strerror or e})"]) from None
+    raw = read_bytes(path, name, max_bytes)
     if len(raw) > max_bytes:
         raise RulesError([f"{name}: file is larger than {max_bytes} bytes"])
     if b"\x00" in raw:
@@ -70,7 +126,9 @@ def load_text(text: str, name: str) -> Located:
     if len(text) > MAX_FILE_BYTES:
         raise RulesError([f"{name}: text is longer than {MAX_FILE_BYTES} characters"])
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        node = yaml.compose(text, Loader=_Loader)
+    except _Limit as e:
+        raise RulesError([f"{name}:{e.problem_mark.line + 1}: {e.problem}"]) from None
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark
         where = f"{name}:{mark.line + 1}" if mark else name
@@ -84,6 +142,39 @@ def load_text(text: str, name: str) -> Located:
     walker = _Walker(name, located.lines)
     located.data = walker.walk(node, (), 0)
     return located
+
+
+class _Limit(yaml.MarkedYAMLError):
+    pass
+
+
+class _Loader(yaml.SafeLoader):
+    """The safe loader, with a composer that refuses nesting deeper than ``MAX_DEPTH``
+    and more than ``MAX_NODES`` nodes.
+
+    PyYAML composes recursively; without this, ``[[[[...`` ten thousand deep
+    raises ``RecursionError``, and a large file is composed whole before the
+    walk could count its nodes.
+    """
+
+    def __init__(self, stream: str):
+        super().__init__(stream)
+        self._depth = 0
+        self._nodes = 0
+
+    def compose_node(self, parent, index):
+        self._depth += 1
+        self._nodes += 1
+        try:
+            if self._depth > MAX_DEPTH + 1:
+                raise _Limit(problem=f"nesting deeper than {MAX_DEPTH} levels",
+                               problem_mark=self.peek_event().start_mark)
+            if self._nodes > MAX_NODES:
+                raise _Limit(problem=f"too many YAML nodes (more than {MAX_NODES})",
+                               problem_mark=self.peek_event().start_mark)
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
 
 
 class _Walker:
@@ -104,10 +195,9 @@ class _Walker:
             raise self._fail(node, f"nesting deeper than {MAX_DEPTH} levels")
         self.lines.setdefault(path, node.start_mark.line + 1)
         if isinstance(node, yaml.ScalarNode):
-            try:
-                return self.constructor.construct_object(node, deep=True)
-            except yaml.YAMLError as e:
-                raise self._fail(node, f"bad scalar: {getattr(e, 'problem', e)}") from None
+            return self.scalar(node)
+        if node.tag not in (_SEQ, _MAP):
+            raise self._fail(node, f"YAML tag {_tag(node.tag)} is not allowed (plain YAML only: mappings, lists, text, numbers, true/false)")
         if isinstance(node, yaml.SequenceNode):
             return [self.walk(child, path + (i,), depth + 1) for i, child in enumerate(node.value)]
         if isinstance(node, yaml.MappingNode):
@@ -115,9 +205,9 @@ class _Walker:
             for key_node, value_node in node.value:
                 if not isinstance(key_node, yaml.ScalarNode):
                     raise self._fail(key_node, "mapping keys must be plain scalars")
-                key = self.constructor.construct_object(key_node)
                 if key_node.tag == "tag:yaml.org,2002:merge":
                     raise self._fail(key_node, "YAML merge keys ('<<') are not supported; write the keys out")
+                key = self.scalar(key_node)
                 if not isinstance(key, (str, int)) or isinstance(key, bool):
                     key = str(key)
                 if key in out:
@@ -125,3 +215,21 @@ class _Walker:
                 out[key] = self.walk(value_node, path + (key,), depth + 1)
             return out
         raise self._fail(node, "unsupported YAML node")
+
+    def scalar(self, node: yaml.ScalarNode) -> object:
+        if node.tag not in _PLAIN_TAGS:
+            raise self._fail(node, f"YAML tag {_tag(node.tag)} is not allowed (plain YAML only: mappings, lists, text, numbers, true/false)")
+        try:
+            return self.constructor.construct_object(node, deep=True)
+        except yaml.YAMLError as e:
+            raise self._fail(node, f"bad scalar: {getattr(e, 'problem', e)}") from None
+        except ValueError:  # an integer of more than 4300 digits (sys.get_int_max_str_digits)
+            raise self._fail(node, f"number is too long ({len(node.value)} characters; numbers in rules are at most a few digits)") from None
+
+
+def _tag(tag: str) -> str:
+    return repr("!!" + tag[len("tag:yaml.org,2002:"):] if tag.startswith("tag:yaml.org,2002:") else _clip(tag))
+
+
+def _clip(text: str, n: int = 80) -> str:
+    return text if len(text) <= n else text[: n - 3] + "..."

@@ -16,7 +16,11 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-ENGINES = {"d100": "chargen.systems.d100"}
+ENGINES = {
+    "d100": "chargen.systems.d100",
+    "kotm": "chargen.systems.kotm",
+    "rtd": "chargen.systems.rtd",
+}
 
 
 def engine_for(engine_id: str) -> ModuleType | None:

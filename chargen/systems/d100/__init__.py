@@ -1,6 +1,7 @@
-"""The D100 II engine: typed rules and character generation."""
+"""The D100 II engine: typed rules, character generation and roll resolution."""
 
 from chargen.systems.d100.generate import generate
+from chargen.systems.d100.resolve import ROLL_OPTIONS, resolve
 from chargen.systems.d100.rules import build as build_rules
 
-__all__ = ["build_rules", "generate"]
+__all__ = ["ROLL_OPTIONS", "build_rules", "generate", "resolve"]

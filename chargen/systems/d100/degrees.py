@@ -1,83 +1,91 @@
-"""D100 degrees of success: which rolls are criticals, specials, successes and fumbles.
+"""D100 II degrees of success: the ranges of a chance, and the degree of one roll.
 
-The one place the formula lives; the sheet shows it and resolution code reuses it.
-A D100 roll reads 01-100, with "00" meaning 100.
-
-The classic formula (shared/reference/d100ii-figures.md, "Degrees of success",
-which matches an RQ3 sheet row for row):
+The Degrees of Success Table is lost from the seed; the ranges are the classic
+formula (shared/reference/d100ii-figures.md, "matches an RQ3 sheet row for row"):
 
 * critical: roll <= chance / 20, rounded half up, at least 01;
 * special:  roll <= chance / 5, rounded half up, at least 01;
-* fumble:   roll >= 101 - n, where n = (100 - chance) / 20 rounded half up,
-  at least 1 (so 00 alone at the least).
+* fumble:   roll >= 101 - n, n = (100 - chance) / 20 rounded half up, at least 1
+  (chance 50 -> 98-00, chance 05 -> 96-00, chance 71 -> 00 alone).
 
-The seed's automatic results hold whatever the chance: 01 is always a
-critical, 02-05 always succeed, 96-99 always fail and 00 always fumbles.
-Where the formula and those rules meet, the automatic rules win, which keeps
-every sentence of both meaningful:
-
-* a success is a roll of 01 to the chance, but never less than 01-05 and never
-  more than 01-95 (so 96-99 fail and 00 fumbles even at 120%);
-* a critical or special never reaches past the success range (at 1000% the
-  formula's special of 01-200 reads 01-95);
-* a fumble never reaches down into 01-05 (only for chances below -1800%,
-  beyond what a character document allows, but the rule is whole).
+The seed's automatic results win over the formula: "Any D100 roll of 01 is an
+automatic critical. ... 02 to 05 is an automatic success. ... 96 to 99 is an
+automatic failure. ... 00 is an automatic fumble." (96-99 fumble when the fumble
+range reaches them: an automatic failure, and a fumble is a failure.) So the
+success range is the chance clamped to 05-95. A D100 reads 01-100; "00" is 100.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from fractions import Fraction
 
-CRITICAL = "critical"
-SPECIAL = "special"
-SUCCESS = "success"
-FAILURE = "failure"
-FUMBLE = "fumble"
-
-AUTO_SUCCESS_UP_TO = 5   # 01 critical, 02-05 success (seed)
-AUTO_FAILURE_FROM = 96   # 96-99 failure, 00 fumble (seed)
+DEGREES = ("critical", "special", "success", "failure", "fumble")
+SUCCEEDS = frozenset({"critical", "special", "success"})
+AUTOMATIC_CRITICAL = 1
+AUTOMATIC_SUCCESS = (2, 5)
+AUTOMATIC_FAILURE = (96, 99)
+AUTOMATIC_FUMBLE = 100
 
 
-def round_half_up(numerator: int, denominator: int) -> int:
-    """``numerator / denominator`` rounded to the nearest integer, halves up (denominator > 0)."""
-    return (2 * numerator + denominator) // (2 * denominator)
+def round_half_up(x: Fraction) -> int:
+    return int((x + Fraction(1, 2)) // 1)
 
 
-@dataclass(frozen=True, slots=True)
-class DegreeRanges:
-    """The D100 rolls of each degree for one chance, as bounds on 1-100 (100 is "00").
+def degree_ranges(chance: int) -> dict[str, tuple[int, int]]:
+    """The D100 rolls of each degree for ``chance``: ``{"critical": (1, c), "special": (1, s),
+    "success": (1, chance clamped to 5-95), "fumble": (f, 100)}``.
 
-    ``critical``, ``special`` and ``success`` are the highest rolls of their
-    degree (each range starts at 01); ``fumble`` is the lowest fumbling roll
-    (the range ends at 00). Rolls in neither are plain failures.
+    This is the one place the formula lives: the sheets print these ranges and
+    :func:`degree` reads rolls with them. A critical or special range never
+    reaches past the success range (at 1000% the formula's special 01-200 reads
+    01-95, as 96-99 always fail), and a fumble range never reaches down into
+    the automatic successes 01-05 (only below -1800%, past what a character
+    document holds).
     """
-
-    chance: int
-    critical: int
-    special: int
-    success: int
-    fumble: int
-
-    def degree(self, roll: int) -> str:
-        """The degree of one D100 roll (1-100, 100 read as "00")."""
-        if not 1 <= roll <= 100:
-            raise ValueError(f"a D100 roll is 1-100 (00 is 100), not {roll}")
-        if roll <= self.critical:
-            return CRITICAL
-        if roll <= self.special:
-            return SPECIAL
-        if roll <= self.success:
-            return SUCCESS
-        if roll >= self.fumble:
-            return FUMBLE
-        return FAILURE
+    n = max(1, round_half_up(Fraction(100 - chance, 20)))
+    success = min(AUTOMATIC_FAILURE[0] - 1, max(AUTOMATIC_SUCCESS[1], chance))
+    return {
+        "critical": (1, min(success, max(1, round_half_up(Fraction(chance, 20))))),
+        "special": (1, min(success, max(1, round_half_up(Fraction(chance, 5))))),
+        "success": (1, success),
+        "fumble": (max(AUTOMATIC_SUCCESS[1] + 1, 101 - n), 100),
+    }
 
 
-def degree_ranges(chance: int) -> DegreeRanges:
-    """The critical, special, success and fumble ranges for a chance in percent."""
-    success = min(AUTO_FAILURE_FROM - 1, max(AUTO_SUCCESS_UP_TO, chance))
-    critical = min(success, max(1, round_half_up(chance, 20)))
-    special = min(success, max(1, round_half_up(chance, 5)))
-    n = max(1, round_half_up(100 - chance, 20))
-    fumble = max(AUTO_SUCCESS_UP_TO + 1, 101 - n)
-    return DegreeRanges(chance, critical, special, success, fumble)
+def degree(roll: int, chance: int) -> str:
+    """The degree of a D100 ``roll`` (1-100) against ``chance``."""
+    r = degree_ranges(chance)
+    if roll == AUTOMATIC_CRITICAL:
+        return "critical"
+    if roll == AUTOMATIC_FUMBLE:
+        return "fumble"
+    if AUTOMATIC_FAILURE[0] <= roll <= AUTOMATIC_FAILURE[1]:
+        return "fumble" if roll >= r["fumble"][0] else "failure"
+    for name in ("critical", "special", "success"):
+        if roll <= r[name][1]:
+            return name
+    return "fumble" if roll >= r["fumble"][0] else "failure"
+
+
+def degree_odds(chance: int) -> dict[str, Fraction]:
+    """Exact chance of each degree, by enumerating the hundred faces."""
+    counts = dict.fromkeys(DEGREES, 0)
+    for roll in range(1, 101):
+        counts[degree(roll, chance)] += 1
+    return {k: Fraction(v, 100) for k, v in counts.items()}
+
+
+def resistance_chance(active: int, passive: int) -> int:
+    """ "the chance is 50%, plus or minus 5% per point of difference" (seed)."""
+    return 50 + 5 * (active - passive)
+
+
+def opposed_chances(a: int, b: int) -> tuple[int, int]:
+    """ "any chance over 100% is applied as a negative modifier to the other character's
+    chance. This is calculated simultaneously": 110 against 120 -> 90 and 110."""
+    return a - max(0, b - 100), b - max(0, a - 100)
+
+
+def d100_text(roll: int) -> str:
+    """A D100 face as printed: 01-99, and 00 for 100."""
+    return "00" if roll == 100 else f"{roll:02d}"

@@ -6,9 +6,10 @@ the character is a plain dict in a fixed key order (the JSON document's body).
 
 from __future__ import annotations
 
-from chargen.dice import Roller, parse
-from chargen.seeds import keyed_permutation
-from chargen.systems.d100.rules import Background, D100Rules, Weapon
+from chargen.dice import Roller, parse, roll_die
+from chargen.seeds import GroupRanks, identity_rng, keyed_permutation
+from chargen.systems.d100.rules import D100Rules
+from chargen.systems.d100.rules_kit import Background, Weapon
 
 D100 = parse("D100")
 
@@ -22,12 +23,13 @@ def signed(dice) -> str:
 
 
 def generate(rules: D100Rules, roller: Roller, batch_seed: int, index: int) -> dict:
+    identity = Roller(identity_rng(batch_seed, index))
+    sex, background = roll_identity(rules, identity)
+    roller.log.extend(identity.log)
     chars = roll_characteristics(rules, roller)
-    sex = roller.choose(rules.sexes, "identity.sex")
     combat = combat_abilities(rules, chars)
     locations = hit_locations(rules, combat["hit_points"])
     categories = {cat.id: cat.value(chars) for cat in rules.categories}
-    background = rules.backgrounds.lookup(roller.roll(D100, "background"))
     money = starting_money(rules, background, roller)
     kit = outfit(rules, background, chars, roller)
     wear_armour(rules, locations, kit["armour"])
@@ -51,6 +53,36 @@ def generate(rules: D100Rules, roller: Roller, batch_seed: int, index: int) -> d
         "equipment": kit["gear"],
         "notes": "",
     }
+
+
+def roll_identity(rules: D100Rules, roller: Roller) -> tuple[str, Background]:
+    """Sex and background: what a name depends on, rolled on the identity generator."""
+    sex = roller.choose(rules.sexes, "identity.sex")
+    return sex, rules.backgrounds.lookup(roller.roll(D100, "background"))
+
+
+_RANKS: dict[int, tuple[D100Rules, int, GroupRanks]] = {}
+
+
+def _name_rank(rules: D100Rules, batch_seed: int, index: int) -> int:
+    """How many earlier characters of the batch share this one's background and sex."""
+    key = id(rules) ^ batch_seed
+    cached = _RANKS.get(key)
+    if cached is None or cached[0] is not rules or cached[1] != batch_seed:
+        if len(_RANKS) >= 8:
+            _RANKS.clear()
+
+        sexes, backgrounds = rules.sexes, rules.backgrounds
+
+        def group_of(i: int) -> tuple[str, str]:
+            # roll_identity's two rolls without a Roller's logging, for speed;
+            # tests/test_d100_generate.py checks the two agree.
+            rng = identity_rng(batch_seed, i)
+            sex = sexes[roll_die(rng, len(sexes)) - 1] if len(sexes) > 1 else sexes[0]
+            return backgrounds.lookup(roll_die(rng, 100)).id, sex
+
+        cached = _RANKS[key] = (rules, batch_seed, GroupRanks(group_of))
+    return cached[2].rank(index)
 
 
 def roll_characteristics(rules: D100Rules, roller: Roller) -> dict[str, int]:
@@ -110,15 +142,18 @@ def starting_money(rules: D100Rules, bg: Background, roller: Roller) -> dict:
 
 
 def character_name(rules: D100Rules, background: str, sex: str, batch_seed: int, index: int) -> str:
-    """A name unique within the batch for its background and sex while the list lasts.
+    """A name no other character of the batch has, while the list for its background and sex lasts.
 
-    The name's position is a permutation of the index keyed by the batch seed,
-    background and sex, so one character made alone gets its batch name.
+    The k-th character of a background and sex (k counted in index order) takes
+    the k-th entry of a permutation of that list's given x bynames, keyed by
+    the batch seed: unique for k below the list's size, and the same whether
+    the character is made alone or in its batch.
     """
     names = rules.names[background]
     given = names.given[sex]
     n = len(given) * len(names.bynames)
-    pick = keyed_permutation(f"names:{batch_seed}:{background}:{sex}", index, n)
+    rank = _name_rank(rules, batch_seed, index)
+    pick = keyed_permutation(f"names:{batch_seed}:{background}:{sex}", rank, n)
     return names.format.format(given=given[pick % len(given)], byname=names.bynames[pick // len(given)])
 
 

@@ -6,7 +6,7 @@ character (a raised skill, a new weapon) shows its own degree ranges.
 
 from __future__ import annotations
 
-from chargen.systems.d100.degrees import DegreeRanges, degree_ranges
+from chargen.systems.d100.degrees import degree_ranges
 
 
 def sheet_context(doc: dict) -> dict:
@@ -56,7 +56,7 @@ def skill_rows(doc: dict) -> list[tuple[dict | None, dict | None]]:
 
 
 def weapon_line(weapon: dict) -> dict:
-    def ranges(chance: int | None) -> DegreeRanges | None:
+    def ranges(chance: int | None) -> dict | None:
         return None if chance is None else degree_ranges(chance)
 
     return {"weapon": weapon, "attack": ranges(weapon["attack"]), "parry": ranges(weapon["parry"])}

@@ -1,0 +1,92 @@
+"""RTD character generation: stats with their tiers, skills with XP, wounds and weapons."""
+
+from __future__ import annotations
+
+from chargen.dice import Roller, parse
+from chargen.seeds import keyed_permutation
+from chargen.systems.rtd.rules import RtdRules, SkillLevel
+
+D100 = parse("D100")
+
+
+def generate(rules: RtdRules, roller: Roller, batch_seed: int, index: int) -> dict:
+    sex = roller.choose(rules.names.sexes, "identity.sex")
+    age = roller.roll(rules.names.age, "identity.age")
+    return {
+        "identity": {"name": character_name(rules, sex, batch_seed, index), "sex": sex, "age": age},
+        "stats": roll_stats(rules, roller),
+        "skills": pick_skills(rules, roller),
+        "wounds": [{"part": p.id, "label": p.label, "state": rules.wounds.starting_state}
+                   for p in rules.wounds.parts],
+        "weapons": carry_weapons(rules, roller),
+        "notes": "",
+    }
+
+
+def roll_stats(rules: RtdRules, roller: Roller) -> list[dict]:
+    out = []
+    for s in rules.stats:
+        value = roller.roll(rules.stat_dice, f"stats.{s.id}")
+        out.append({"id": s.id, "abbr": s.abbr, "label": s.label, "value": value, "tier": rules.tier_of(value).id})
+    return out
+
+
+def bonus_text(level: SkillLevel | None) -> str:
+    """The level's bonus in words, as the seed gives it."""
+    if level is None:
+        return "untrained"
+    parts = []
+    if level.static:
+        parts.append(f"{level.static:+d} to all rolls")
+    if level.natural_one:
+        parts.append(f"{'extra ' if level.static else ''}{level.natural_one:+d} on a natural 1")
+    if level.choose:
+        parts.append("choose " + ", ".join(f"{c:+d}" for c in level.choose[:-1]) + f" or {level.choose[-1]:+d}")
+    if level.overshoot == "never":
+        parts.append("cannot overshoot")
+    elif level.overshoot == "optional":
+        parts.append("may choose not to overshoot")
+    if level.choose_result:
+        parts.append("chooses the result, 0 to 10")
+    if level.successes:
+        parts.append(level.successes)
+    return "; ".join(parts) or "no bonus"
+
+
+def skill_entry(rules: RtdRules, skill_id: str, label: str, xp: int) -> dict:
+    level = rules.skill_level(xp)
+    later = [lv.xp for lv in rules.levels if lv.xp > xp]
+    return {"id": skill_id, "label": label, "xp": xp,
+            "level": level.id if level else None, "level_label": level.label if level else "Untrained",
+            "bonus": bonus_text(level), "next_level_xp": later[0] if later else None}
+
+
+def pick_skills(rules: RtdRules, roller: Roller) -> list[dict]:
+    count = roller.roll(rules.skill_count, "skills.count")
+    pool = list(rules.skill_pool)
+    out = []
+    for _ in range(count):
+        skill_id, label = roller.choose(pool, "skills.choice")
+        pool.remove((skill_id, label))
+        out.append(skill_entry(rules, skill_id, label, roller.roll(rules.skill_xp, f"skills.{skill_id}.xp")))
+    return out
+
+
+def carry_weapons(rules: RtdRules, roller: Roller) -> list[dict]:
+    out = []
+    for pick in rules.carry:
+        if pick.chance is not None and roller.roll(D100, "weapons.chance") > pick.chance:
+            continue
+        w = rules.weapons[roller.choose(pick.options, "weapons.choice")]
+        cm = w.critical_multiplier or rules.combat.critical_multiplier
+        out.append({"id": w.id, "label": w.label, "kind": w.kind, "damage": w.damage,
+                    "critical_multiplier": float(cm)})
+    return out
+
+
+def character_name(rules: RtdRules, sex: str, batch_seed: int, index: int) -> str:
+    """A name unique within the batch for its sex while the list lasts (see d100's names)."""
+    names = rules.names
+    given = names.given[sex]
+    pick = keyed_permutation(f"rtd-names:{batch_seed}:{sex}", index, len(given) * len(names.bynames))
+    return names.format.format(given=given[pick % len(given)], byname=names.bynames[pick // len(given)])

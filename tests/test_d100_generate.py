@@ -1,0 +1,146 @@
+"""D100 II characters: invariants for any seed, and exact values for pinned seeds."""
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from chargen.generate import make_character
+from chargen.serialize import validate
+from chargen.systems.d100.generate import usable
+
+SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
+INDICES = st.integers(min_value=0, max_value=5000)
+
+
+def _bg(d100, bg_id):
+    return next(b for _, _, b in d100.rules.backgrounds.rows if b.id == bg_id)
+
+
+@settings(max_examples=150, deadline=None)
+@given(SEEDS, INDICES)
+def test_any_character_satisfies_the_rules(d100, seed, index):
+    doc = make_character(d100, seed, index)
+    validate(doc)
+    r = d100.rules
+    ch = doc["characteristics"]
+    assert set(ch) == {"str", "con", "siz", "int", "pow", "dex", "cha"}
+    assert all(3 <= v <= 18 for v in ch.values())
+    hp_mods = dict(r.hp_modifiers)
+    combat = doc["combat"]
+    assert combat["hit_points"] == max(1, ch["con"] + hp_mods["siz"].lookup(ch["siz"]) + hp_mods["pow"].lookup(ch["pow"]))
+    assert combat["pow_points"] == ch["pow"]
+    assert combat["mov"] == 8
+    for loc in doc["hit_locations"]:
+        row = next(l.hp_row for l in r.locations if l.id == loc["id"])
+        assert loc["hp"] == r.location_hp[row].lookup(combat["hit_points"])
+    for column in ("melee", "missile"):
+        faces = sorted(f for loc in doc["hit_locations"] for f in range(loc[column][0], loc[column][1] + 1))
+        assert faces == list(range(1, 21))
+    for skill in doc["skills"]:
+        assert skill["value"] == skill["base"] + skill["modifier"]
+        assert skill["modifier"] == doc["skill_categories"][skill["category"]]
+        assert skill["trained"] == (skill["base"] > 0)
+    sol = next(s for s in doc["skills"] if s["id"] == "speak_own_language")
+    assert sol["base"] == ch["int"] * 5
+    bg = _bg(d100, doc["background"]["id"])
+    money = doc["money"]
+    assert bg.money_dice.minimum * bg.money_times <= money["starting"] <= bg.money_dice.maximum * bg.money_times
+    assert money["starting"] % bg.money_times == 0
+    assert money["income"] == (money["starting"] if bg.income else None)
+    for w in doc["weapons"]:
+        if w["attack"] is not None:
+            if bg.tribal_base is None:
+                assert w["attack"] == w["base"] + combat["attack"]
+            assert w["base"] in (5, 10, 15, 20, 25)
+    assert doc["identity"]["age"] == 16
+    assert doc["seed"] == {"batch": seed, "index": index, "character": doc["seed"]["character"]}
+
+
+def test_seed_42_index_7_is_pinned(d100):
+    doc = make_character(d100, 42, 7)
+    assert doc["identity"] == {"name": "Ulf Hayward", "sex": "male", "age": 16}
+    assert doc["characteristics"] == {"str": 15, "con": 14, "siz": 11, "int": 7, "pow": 11, "dex": 16, "cha": 7}
+    assert doc["background"]["id"] == "peasant"
+    assert doc["combat"]["hit_points"] == 14                       # CON 14 + SIZ 11 (0) + POW 11 (0)
+    assert doc["combat"]["damage_modifier"] == "+1D4"              # (15 + 11) / 2 = 13
+    assert [loc["hp"] for loc in doc["hit_locations"]] == [5, 5, 5, 6, 4, 4, 5]
+    assert [loc["ap"] for loc in doc["hit_locations"]] == [0] * 7
+
+
+def test_every_background_outfits_as_the_seed_says(d100):
+    seen = {}
+    for i in range(3000):
+        doc = make_character(d100, 5, i)
+        seen.setdefault(doc["background"]["id"], doc)
+        if len(seen) == 6:
+            break
+    assert set(seen) == {"peasant", "townsfolk", "barbarian", "poor_noble", "rich_noble", "very_rich_noble"}
+    for doc in seen.values():
+        assert "Fire starting gear" in doc["equipment"]
+        assert doc["weapons"][0]["id"] == "belt_knife"
+    assert "Water skin" in seen["peasant"]["equipment"]
+    assert "Rope" in seen["townsfolk"]["equipment"]
+    poor = seen["poor_noble"]
+    assert {a["id"] for a in poor["armour"]} == {"ringmail_hauberk", "open_helm"}
+    assert {loc["id"]: loc["ap"] for loc in poor["hit_locations"]}["chest"] == 5
+    rich = seen["rich_noble"]
+    assert {"chainmail_sleeves", "chainmail_leggings"} <= {a["id"] for a in rich["armour"]}
+    barb = seen["barbarian"]
+    kinds = [w["kind"] for w in barb["weapons"]]
+    assert kinds == ["melee", "melee", "missile"]
+
+
+def test_barbarian_weapon_bases(d100):
+    """Tribal weapons 15% plus modifiers; any other weapon (the belt knife) a flat 5%."""
+    for i in range(500):
+        doc = make_character(d100, 9, i)
+        if doc["background"]["id"] == "barbarian":
+            knife, melee, missile = doc["weapons"]
+            assert (knife["base"], knife["attack"], knife["parry"]) == (5, 5, 5)
+            assert melee["base"] == 15 and melee["attack"] == 15 + doc["combat"]["attack"]
+            assert missile["attack"] == 15 + doc["combat"]["attack"] and missile["parry"] is None
+            return
+    raise AssertionError("no barbarian in 500 characters")
+
+
+def test_usable_weapons_follow_the_seed_example(d100):
+    w = d100.rules.weapons["broadsword"]  # STR 9, DEX 7
+    assert usable(w, {"str": 9, "dex": 7})
+    assert not usable(w, {"str": 8, "dex": 18})
+    assert usable(w, {"str": 11, "dex": 6})        # 2 STR for each missing DEX point
+    assert not usable(w, {"str": 10, "dex": 6})
+    sling = d100.rules.weapons["sling"]  # a minimum DEX and no minimum STR: no substitution
+    assert not usable(sling, {"str": 18, "dex": 10})
+
+
+def test_names_are_unique_in_a_batch_while_lists_last(d100):
+    names = [make_character(d100, 77, i)["identity"]["name"] for i in range(1000)]
+    assert len(set(names)) == len(names)
+
+
+def test_character_is_the_same_alone_or_in_a_batch(d100):
+    batch = [make_character(d100, 42, i) for i in range(10)]
+    assert make_character(d100, 42, 7) == batch[7]
+
+
+def test_name_groups_replay_the_identity_rolls(d100):
+    """The fast replay used for name ranks gives the same sex and background as generation."""
+    from chargen.systems.d100.generate import _RANKS, _name_rank
+
+    _name_rank(d100.rules, 31, 0)
+    group_of = next(v for v in _RANKS.values() if v[1] == 31)[2].group_of
+    for i in range(300):
+        doc = make_character(d100, 31, i)
+        assert group_of(i) == (doc["background"]["id"], doc["identity"]["sex"])
+
+
+def test_an_overlay_cannot_remove_what_the_engine_reads(tmp_path):
+    from click.testing import CliRunner
+
+    from chargen.cli import cli
+
+    overlay = tmp_path / "ov.yaml"
+    overlay.write_text("overlay: d100\nname: x\nchanges:\n  combat:\n    remove: {abilities: [attack]}\n")
+    r = CliRunner().invoke(cli, ["rules", "check", str(overlay)])
+    assert r.exit_code == 1
+    assert r.stdout.startswith("chargen/rules/d100/combat.yaml:4: abilities: missing ability 'attack' "
+                               "(the d100 engine needs attack, parry, defence)")

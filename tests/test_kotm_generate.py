@@ -1,0 +1,68 @@
+"""Generated KoTM characters: exact values for a seed, and invariants for any seed."""
+
+from fractions import Fraction
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from chargen.generate import make_character
+from chargen.serialize import validate
+from chargen.systems.kotm.sheet import sheet_context
+
+
+def test_seed_42_character_0(kotm):
+    doc = make_character(kotm, 42, 0)
+    assert doc["identity"] == {"name": "Hale Blackthorn", "sex": "male", "age": 21}
+    assert (doc["profession"]["id"], doc["level"], doc["sd"], doc["save_check"],
+            doc["critical_fumble_damage"]) == ("ranger", 12, 50, 12, 7)
+    assert [w["id"] for w in doc["weapons"]] == ["spear", "short_bow"]
+    assert doc["weapons"][0]["damage"] == {"hit": [2, 11], "critical_success": [12, 15], "outstanding_success": [46, 46]}
+
+
+def test_names_are_unique_within_a_batch(kotm):
+    names = [make_character(kotm, 9, i)["identity"]["name"] for i in range(200)]
+    by_sex = {}
+    for i, n in enumerate(names):
+        by_sex.setdefault(make_character(kotm, 9, i)["identity"]["sex"], []).append(n)
+    assert all(len(v) == len(set(v)) for v in by_sex.values())
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 2**64 - 1), index=st.integers(0, 10**6))
+def test_any_character_keeps_the_rules(kotm, seed, index):
+    rules = kotm.rules
+    doc = make_character(kotm, seed, index)
+    validate(doc)
+    level, sd = doc["level"], doc["sd"]
+    assert 1 <= level <= 15
+    assert 20 + 1 + 2 * level <= sd <= min(94, 30 + 2 * level)
+    assert doc["save_check"] == max(5, level)
+    assert doc["critical_fumble_damage"] == 10 - (level - 1) // 3
+    assert doc["weapons"]
+    profession = next(p for p in rules.professions if p.id == doc["profession"]["id"])
+    allowed = {w for pick in profession.weapons for w in pick.options}
+    for w in doc["weapons"]:
+        assert w["id"] in allowed
+        m = w["damage_modifier"]
+        assert w["damage"]["hit"] == [max(0, 1 + m), 10 + m]
+        assert w["damage"]["critical_success"] == [11 + m, 14 + m]
+        assert w["damage"]["outstanding_success"] == [(10 + m + level) * 2] * 2
+    ctx = sheet_context(doc, rules)
+    assert sum(Fraction(o["odds"]["fraction"]) for o in ctx["outcomes"]) == 1
+    assert ctx["outcomes"][2]["reads"] == f"05-{sd:02d}"
+
+
+def test_sheet_context(kotm):
+    doc = make_character(kotm, 42, 0)
+    ctx = sheet_context(doc)
+    assert (ctx["sd"], ctx["save_check"], ctx["critical_fumble_damage"]) == (50, 12, 7)
+    assert [(o["abbr"], o["reads"], o["odds"]["percent"]) for o in ctx["outcomes"]] == [
+        ("OS", "00", "1%"), ("CS", "01-04", "4%"), ("HIT", "05-50", "46%"), ("MISS", "51-94", "44%"),
+        ("CF", "95-98", "4%"), ("TF", "99", "1%")]
+    assert ctx["outcomes"][2]["odds"]["fraction"] == "23/50"
+    assert len(ctx["fumble_table"]) == 32
+    assert ctx["fumble_table"][0] == {"roll": "1-25", "id": "distracted", "label": "Distracted",
+                                      "effect": "Tripped, Roll SC (dex) or fall, +5 to next INIT."}
+    assert ctx["fumble_table"][-1]["roll"] == "00"
+    assert ctx["weapons"][0] == {"label": "Spear", "kind": "melee", "damage_modifier": "+1", "hit": "2-11",
+                                 "critical_success": "12-15", "outstanding_success": "46"}
