@@ -48,7 +48,7 @@ def test_party_pdf_is_the_cover_then_every_sheet(party):
     cover = " ".join(reader.pages[0].extract_text().split())
     assert "The Red Lanterns" in cover and "batch seed 42" in cover
     assert "0 Isgerd Frostbeard Barbarian · HP 12 · POW 9 · DM 0 · Club 20% 1" in cover
-    assert "2 Jorun Goodwater Peasant · HP 9 · POW 8 · DM 0 · Belt knife 25% 3" in cover and cover.rstrip().endswith("cover page i of i")
+    assert "2 Jorun Goodwater Peasant · HP 9 · POW 8 · DM 0 · Belt knife 25% 3" in cover and "Roster cover page i of i" in cover
     assert [o.title for o in reader.outline] == ["The Red Lanterns", "Isgerd Frostbeard", "Ulla Millbrook", "Jorun Goodwater"]
     assert reader.page_labels == ["i", "1", "2", "3"]  # the roster's page numbers
     sheet = pypdf.PdfReader(str(party / "0001-ulla-millbrook.pdf")).pages[0].extract_text()
@@ -158,3 +158,26 @@ def test_a_broken_template_dir_fails_the_batch_with_one_error_line(tmp_path):
 def test_help_ends_with_examples(command):
     help_text = run(command, "--help").output
     assert "Example" in help_text and "--paper" in help_text and "--template-dir" in help_text
+
+
+def test_progress_bar_only_on_a_terminal(monkeypatch):
+    from chargen import cli as cli_module
+
+    class Terminal(io.StringIO):
+        def __init__(self, tty):
+            super().__init__()
+            self.tty = tty
+
+        def isatty(self):
+            return self.tty
+
+    for tty, shown in ((True, True), (False, False)):
+        err = Terminal(tty)
+        monkeypatch.setattr(cli_module.sys, "stderr", err)
+        with cli_module._progress(3, "sheets") as progress:
+            assert (progress is not None) == shown
+            if progress:
+                progress(3)
+        assert ("sheets" in err.getvalue() and "100%" in err.getvalue()) == shown
+    with cli_module._progress(1, "sheets") as progress:  # one sheet: no bar
+        assert progress is None

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from chargen.generate import make_character
-from chargen.render.env import face, faces, num, signed
+from chargen.render.env import face, faces, num, roman, signed
 from chargen.render.html import HtmlRenderer, engine_extra
 from chargen.render.templates import TemplateSet
 from chargen.systems.d100.sheet import skill_rows
@@ -52,6 +52,7 @@ def test_filters():
     assert [face(1), face(9), face(100), face(20, 20)] == ["01", "09", "00", "20"]
     assert [faces(1, 4, 20), faces(12, 12, 20), faces(98, 100), faces(100, 100)] == ["01–04", "12", "98–00", "00"]
     assert [num(4.0), num(0.25), num(3), num(None)] == ["4", "0.25", "3", ""]
+    assert [roman(n) for n in (1, 2, 4, 9, 14, 40, 1994)] == ["i", "ii", "iv", "ix", "xiv", "xl", "mcmxciv"]
 
 
 def test_degree_ranges_follow_a_hand_edited_chance(renderer, d100):

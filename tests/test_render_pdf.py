@@ -99,17 +99,24 @@ def test_phrases_cover_every_weapon_skill_and_location(d100):
     assert "Belt knife melee · impale · base 25% 7 1D3+1+1D4 25 01 01–05 97–00 30 01–02 01–06 97–00 – 6 – 0.2" in phrases
 
 
-def test_a_long_roster_continues_over_more_cover_pages(maker):
-    from chargen.render.bundle import SheetOptions, SheetSummary, party_summary
+def test_a_long_roster_is_laid_out_a_page_at_a_time(maker):
+    from chargen.render.bundle import ROSTER_ROWS, SheetOptions, SheetSummary, party_summary, roster_parts
 
     sheets = [SheetSummary(f"{i:04d}-x", i, f"Hero number {i}", "D100 II 1.0.0", 42, {"pdf": "x.pdf"}, 1 + i % 2,
-                           [("", "Peasant"), ("HP", str(10 + i % 7))]) for i in range(90)]
+                           [("", "Peasant"), ("HP", str(10 + i % 7))]) for i in range(100)]
     party = party_summary(sheets, SheetOptions(party_name="A <b>big</b> party"))
-    rendered = maker.render(HtmlRenderer(TemplateSet.load()).cover(party))
-    text, pages = pdf_text(rendered.pdf)
-    assert pages >= 2 and f"cover page ii of {'ii' if pages == 2 else 'iii'}" in text
-    assert "A <b>big</b> party" in text
-    page = 1
-    for s in sheets:
-        assert f"{s.index} {s.name} Peasant · HP {10 + s.index % 7} {page}" in text
-        page += s.pages
+    parts = roster_parts(party["characters"])
+    assert [len(p) for p in parts] == [ROSTER_ROWS[0], ROSTER_ROWS[1], 100 - sum(ROSTER_ROWS)]
+    renderer, page, text = HtmlRenderer(TemplateSet.load()), 1, ""
+    for k, rows in enumerate(parts):
+        for paper in ("a4", "letter"):  # a full part fits one page of either paper
+            rendered = maker.render(HtmlRenderer(TemplateSet.load(), paper).cover(
+                {**party, "characters": rows, "part": k, "parts": len(parts)}))
+            assert rendered.pages == 1
+        text = pdf_text(rendered.pdf)[0]
+        assert ("A <b>big</b> party" in text) == (k == 0)
+        assert f"cover page {['i', 'ii', 'iii'][k]} of iii" in text
+        for row in rows:
+            assert f"{row['index']} {row['name']} Peasant · HP {10 + row['index'] % 7} {page}" in text
+            page += row["pages"]
+    assert renderer.index(party).count("Hero number") == 100

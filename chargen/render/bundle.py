@@ -24,7 +24,8 @@ from chargen.output import atomic_write, inside
 SHEET_FORMATS = ("html", "pdf")
 PARTY_PDF = "party.pdf"
 INDEX_HTML = "index.html"
-RECYCLE = 50
+RECYCLE = 100
+ROSTER_ROWS = (40, 50)  # cover rows on the first page (under the title), then on each further page
 DEFAULT_PARTY_NAME = "The party"
 
 
@@ -200,6 +201,12 @@ def party_summary(sheets: list[SheetSummary], options: SheetOptions) -> dict:
             "characters": roster, "count": len(sheets), "sheet_pages": page - 1, "files": {}}
 
 
+def roster_parts(rows: list) -> list[list]:
+    """The roster cut into cover pages: ``ROSTER_ROWS[0]`` rows under the title, then ``ROSTER_ROWS[1]`` a page."""
+    first, rest = ROSTER_ROWS
+    return [rows[:first]] + [rows[i:i + rest] for i in range(first, len(rows), rest)]
+
+
 class PartyPdf:
     """party.pdf, built while the sheets are laid out: each sheet as written, then the cover first."""
 
@@ -216,8 +223,18 @@ class PartyPdf:
         self.writer.add(self.folder / sheet.files["pdf"], sheet.name)
 
     def finish(self, pool, sheets: list[SheetSummary]) -> str:
-        cover = pool.apply(_cover, (party_summary(sheets, self.options),))
-        self.writer.add(cover.pdf, self.options.party_name or DEFAULT_PARTY_NAME, front=True)
+        """Lay out the cover, a page's worth of roster rows per document, in parallel; put it first.
+
+        One long document would hold every cover page in memory at once (a
+        thousand-row roster: over 300 MiB) and lay out ever slower page by page.
+        """
+        party = party_summary(sheets, self.options)
+        parts = roster_parts(party["characters"])
+        covers = [pool.apply_async(_cover, ({**party, "characters": rows, "part": k, "parts": len(parts)},))
+                  for k, rows in enumerate(parts)]
+        for k, cover in enumerate(covers):
+            self.writer.add(cover.get().pdf, self.options.party_name or DEFAULT_PARTY_NAME if k == 0 else None,
+                            front=True)
         self.writer.close()
         self.file.close()
         os.chmod(self.tmp, 0o644)

@@ -44,7 +44,17 @@ def num(x: float | int | None) -> str:
     return str(x)
 
 
-FILTERS = {"signed": signed, "face": face, "faces": faces, "num": num}
+def roman(n: int) -> str:
+    """A page number in lower-case roman numerals, as party.pdf labels its cover pages: 1 -> "i"."""
+    out = ""
+    for value, letters in ((1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"),
+                           (50, "l"), (40, "xl"), (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i")):
+        count, n = divmod(n, value)
+        out += letters * count
+    return out
+
+
+FILTERS = {"signed": signed, "face": face, "faces": faces, "num": num, "roman": roman}
 
 
 class _ContainedLoader(jinja2.FileSystemLoader):
