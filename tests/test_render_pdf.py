@@ -40,6 +40,19 @@ def test_every_value_appears_in_the_pdf(maker, d100, seed, index):
     assert pages == rendered.pages == 1  # a generated D100 character fits one A4 page
 
 
+def test_a_house_rules_character_shows_its_overlay(maker):
+    from pathlib import Path
+
+    from chargen.rules import load_module
+
+    root = Path(__file__).parent.parent
+    module = load_module("d100", (root / "examples" / "house-rules" / "grim-north.yaml",), ())
+    doc = make_character(module, 42, 2)
+    text, pages = pdf_text(render(maker, doc).pdf)
+    assert missing(doc, text) == [] and pages == 1
+    assert "--index 2 --rules <Grim north>" in text
+
+
 def test_letter_paper_fits_and_shows_everything(maker, d100):
     doc = make_character(d100, 42, 7)
     rendered = render(maker, doc, "letter")
