@@ -336,7 +336,7 @@ def render_cmd(files: tuple[Path, ...], formats: str, output: Path | None, force
     \b
     Examples:
         chargen render party/*.json --format pdf -o prints/
-        chargen render party/0000-ulf-hayward.json --format html > ulf.html
+        chargen render party/0003-faxi-the-grim.json --format html > faxi.html
     """
     from chargen.render import saved
     from chargen.render.bundle import SHEET_FORMATS

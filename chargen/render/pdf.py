@@ -23,6 +23,7 @@ import logging
 import os
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import weasyprint
@@ -58,8 +59,6 @@ class FolderFetcher(URLFetcher):
         return super().fetch(url, headers)
 
     def _relative(self, path: str, url: str) -> str:
-        from pathlib import Path
-
         resolved = Path(path).resolve()
         if not resolved.is_relative_to(self.templates.root):
             raise RenderError(f"{self.templates.label}: refusing to read '{_short(url)}': it is outside "
