@@ -273,7 +273,7 @@ def _resume(ctx: click.Context, output: Path, overlays: tuple[Path, ...], rules_
     from dataclasses import replace
 
     from chargen.batch import plan_resume, write_batch
-    from chargen.render.bundle import recorded_sheet_formats
+    from chargen.render.bundle import recorded_sheets
     from chargen.rules import load_module
 
     p = ctx.params
@@ -281,8 +281,9 @@ def _resume(ctx: click.Context, output: Path, overlays: tuple[Path, ...], rules_
     plan = plan_resume(output, system_id=_given(ctx, "system_id", p["system_id"]), seed=p["seed"],
                        start=p["start"], count=_given(ctx, "count", p["count"]),
                        formats=_data_formats(_formats(given_formats)) if given_formats else None)
-    if not given_formats:
-        options = replace(options, formats=recorded_sheet_formats(output))
+    recorded = recorded_sheets(output)  # sheet options not given again are the batch's own
+    taken = {"formats": given_formats, "paper": _given(ctx, "paper", p["paper"]), "party_name": p["party_name"]}
+    options = replace(options, **{k: v for k, v in recorded.items() if taken[k] is None})
     if plan["complete"] and not options.formats:
         click.echo(f"chargen: the batch in {output} is already complete ({plan['count']} characters)", err=True)
         return

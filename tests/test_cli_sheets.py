@@ -36,8 +36,8 @@ def test_generate_writes_one_file_per_character_per_format_and_the_bundle(party)
                            + ["index.html", "manifest.json", "party.pdf"])
     manifest = json.loads((party / "manifest.json").read_text())
     assert manifest["complete"] is True and manifest["formats"] == ["json"]
-    assert manifest["sheets"] == {"formats": ["html", "pdf"], "paper": "a4", "party_pdf": "party.pdf",
-                                  "index_html": "index.html"}
+    assert manifest["sheets"] == {"formats": ["html", "pdf"], "paper": "a4", "party_name": "The Red Lanterns",
+                                  "party_pdf": "party.pdf", "index_html": "index.html"}
     assert manifest["characters"][1]["files"] == {"json": "0001-ulla-millbrook.json"}
 
 
@@ -181,3 +181,16 @@ def test_progress_bar_only_on_a_terminal(monkeypatch):
         assert ("sheets" in err.getvalue() and "100%" in err.getvalue()) == shown
     with cli_module._progress(1, "sheets") as progress:  # one sheet: no bar
         assert progress is None
+
+
+def test_resume_renders_the_recorded_sheet_formats_again(tmp_path):
+    out = tmp_path / "out"
+    run("generate", "--seed", 42, "--count", 2, "--format", "json,html", "-o", out, "--party-name", "Resumed")
+    first = (out / "0001-ulla-millbrook.html").read_text()
+    (out / "0001-ulla-millbrook.html").unlink()
+    result = run("generate", "-o", out, "--resume")
+    assert (out / "0001-ulla-millbrook.html").read_text() == first
+    assert json.loads((out / "manifest.json").read_text())["sheets"] == {
+        "formats": ["html"], "paper": "a4", "party_name": "Resumed", "index_html": "index.html"}
+    assert "<title>Resumed</title>" in (out / "index.html").read_text()
+    assert "resumed: wrote 0 more d100 characters" in result.output

@@ -278,20 +278,25 @@ def write_batch_sheets(module, batch_seed: int, entries: list[dict], folder: Pat
 
     result = write_sheets(characters(), folder, options, progress)
     manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))  # written by write_batch just now
-    manifest["sheets"] = {"formats": list(options.formats), "paper": options.paper, **result.files}
+    manifest["sheets"] = {"formats": list(options.formats), "paper": options.paper,
+                          "party_name": options.party_name or DEFAULT_PARTY_NAME, **result.files}
     write_manifest(folder, manifest)
     return result
 
 
-def recorded_sheet_formats(folder: Path) -> tuple[str, ...]:
-    """The sheet formats a batch's manifest records (none for a batch of data files only)."""
+def recorded_sheets(folder: Path) -> dict:
+    """The sheet options a batch's manifest records: formats, paper, party_name (empty for data only)."""
     from chargen.output import read_manifest
 
     sheets = read_manifest(folder).get("sheets")
-    formats = sheets.get("formats") if isinstance(sheets, dict) else None
-    if not isinstance(formats, list):
-        return ()
-    return tuple(f for f in formats if f in SHEET_FORMATS)
+    if not isinstance(sheets, dict) or not isinstance(sheets.get("formats"), list):
+        return {}
+    out = {"formats": tuple(f for f in sheets["formats"] if f in SHEET_FORMATS)}
+    if sheets.get("paper") in ("a4", "letter"):
+        out["paper"] = sheets["paper"]
+    if isinstance(sheets.get("party_name"), str):
+        out["party_name"] = sheets["party_name"]
+    return out
 
 
 def render_single(doc: dict, fmt: str, options: SheetOptions) -> str | bytes:
