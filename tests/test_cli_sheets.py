@@ -161,7 +161,7 @@ def test_help_ends_with_examples(command):
 
 
 def test_progress_bar_only_on_a_terminal(monkeypatch):
-    from chargen import cli as cli_module
+    from chargen.cli import options as cli_module
 
     class Terminal(io.StringIO):
         def __init__(self, tty):
@@ -174,12 +174,12 @@ def test_progress_bar_only_on_a_terminal(monkeypatch):
     for tty, shown in ((True, True), (False, False)):
         err = Terminal(tty)
         monkeypatch.setattr(cli_module.sys, "stderr", err)
-        with cli_module._progress(3, "sheets") as progress:
+        with cli_module.progress_bar(3, "sheets") as progress:
             assert (progress is not None) == shown
             if progress:
                 progress(3)
         assert ("sheets" in err.getvalue() and "100%" in err.getvalue()) == shown
-    with cli_module._progress(1, "sheets") as progress:  # one sheet: no bar
+    with cli_module.progress_bar(1, "sheets") as progress:  # one sheet: no bar
         assert progress is None
 
 

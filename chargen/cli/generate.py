@@ -1,0 +1,198 @@
+"""``chargen generate`` and ``chargen render``: characters as data files and as sheets."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from chargen.cli import cli
+from chargen.cli.options import (
+    given_value, jobs_option, jobs_or_cores, make_sheet_options, parse_formats, progress_bar, resolve_seed,
+    rules_options, seed_option, sheet_options, system_option,
+)
+from chargen.errors import printable
+
+
+@cli.command("generate")
+@system_option
+@seed_option
+@click.option("--count", "-n", type=click.IntRange(1, 100_000), default=1, show_default=True,
+              help="How many characters.")
+@click.option("--index", "start", type=click.IntRange(0, 10**6), default=None,
+              help="First character index (default 0): --index 7 alone is character 7 of the batch.")
+@click.option("--format", "formats", default="json", show_default=True,
+              help="Comma list of: json, yaml, html, pdf.")
+@click.option("-o", "--output", "output", type=click.Path(path_type=Path, file_okay=False),
+              help="Write one file per character per format, a manifest, and with html or pdf "
+                   "an index.html and a party.pdf, into this folder (new or empty).")
+@click.option("--force", is_flag=True, help="Write into a folder that is not empty, replacing files.")
+@click.option("--resume", is_flag=True,
+              help="Finish the interrupted batch in the -o folder: options not given are read from its manifest.")
+@jobs_option
+@rules_options()
+@sheet_options
+@click.pass_context
+def generate_cmd(ctx: click.Context, system_id: str, seed: int | None, count: int, start: int | None, formats: str,
+                 output: Path | None, force: bool, resume: bool, jobs: int | None, overlays: tuple[Path, ...],
+                 rules_dirs: tuple[Path, ...], paper: str, template_dir: Path | None, party_name: str | None) -> None:
+    """Generate characters, as data (json, yaml) and as sheets (html, pdf).
+
+    Character i of a seed is the same alone (--index i) or in a batch of any size.
+    Every file is written whole or not at all; a batch that stops part-way (Ctrl-C, a full
+    disk) says so, exits non-zero, and is finished by the same command with --resume.
+    Without -o, one format goes to stdout; html and pdf only for one character.
+
+    \b
+    Examples:
+        chargen generate --system d100 --seed 42 --count 20 --format json -o party/
+        chargen generate --system d100 --seed 42 --index 7 --format yaml
+        chargen generate --seed 42 --rules examples/house-rules/grim-north.yaml --format yaml
+        chargen generate --seed 42 --count 20 -o party/ --resume
+        chargen generate --system d100 --seed 42 --count 6 --format json,html,pdf -o party/ --party-name "The Red Lanterns"
+        chargen generate --system d100 --seed 7 --format pdf --paper letter -o out/
+    """
+    from chargen.rules import load_module
+
+    fmts = parse_formats(formats)
+    options = make_sheet_options(fmts, paper, template_dir, jobs, party_name)
+    if resume:
+        if output is None:
+            raise click.UsageError("--resume needs -o/--output: the folder of the interrupted batch")
+        _resume(ctx, output, overlays, rules_dirs, options)
+        return
+    module = load_module(system_id, overlays, rules_dirs)
+    batch_seed = resolve_seed(seed)
+    indices = range(start or 0, (start or 0) + count)
+    if output is None:
+        _stream(module, batch_seed, indices, fmts, single=start is not None and count == 1, options=options)
+        click.echo(f"chargen: {module.id} seed {batch_seed}, {count} character{'s' if count != 1 else ''}", err=True)
+        return
+    from chargen.batch import write_batch
+    from chargen.output import prepare_folder
+
+    prepare_folder(output, force)
+    result = write_batch(module, batch_seed, indices, output, _data_formats(fmts), jobs=jobs_or_cores(jobs))
+    _batch_sheets(module, batch_seed, result, output, options)
+    rules = "".join(f", {o['name']}" for o in module.overlays)
+    click.echo(printable(f"chargen: wrote {len(result.written)} {module.id} character{'s' if count != 1 else ''} "
+                         f"(seed {batch_seed}{rules}) to {output}"), err=True)
+
+
+def _data_formats(fmts: tuple[str, ...]) -> tuple[str, ...]:
+    from chargen.batch import DATA_FORMATS
+
+    return tuple(f for f in fmts if f in DATA_FORMATS)
+
+
+def _batch_sheets(module, batch_seed: int, result, output: Path, options) -> None:
+    """The sheets, party.pdf and index.html of a batch whose data files are written."""
+    if not options.formats:
+        return
+    from chargen.render.bundle import write_batch_sheets
+
+    with progress_bar(len(result.written), "sheets") as progress:
+        write_batch_sheets(module, batch_seed, result.written, output, options, progress)
+
+
+def _resume(ctx: click.Context, output: Path, overlays: tuple[Path, ...], rules_dirs: tuple[Path, ...],
+            options) -> None:
+    from dataclasses import replace
+
+    from chargen.batch import plan_resume, write_batch
+    from chargen.render.bundle import recorded_sheets
+    from chargen.rules import load_module
+
+    p = ctx.params
+    given_formats = given_value(ctx, "formats", p["formats"])
+    plan = plan_resume(output, system_id=given_value(ctx, "system_id", p["system_id"]), seed=p["seed"],
+                       start=p["start"], count=given_value(ctx, "count", p["count"]),
+                       formats=_data_formats(parse_formats(given_formats)) if given_formats else None)
+    recorded = recorded_sheets(output)  # sheet options not given again are the batch's own
+    taken = {"formats": given_formats, "paper": given_value(ctx, "paper", p["paper"]), "party_name": p["party_name"]}
+    options = replace(options, **{k: v for k, v in recorded.items() if taken[k] is None})
+    if plan["complete"] and not options.formats:
+        click.echo(f"chargen: the batch in {output} is already complete ({plan['count']} characters)", err=True)
+        return
+    module = load_module(plan["system_id"], overlays, rules_dirs)
+    indices = range(plan["start"], plan["start"] + plan["count"])
+    result = write_batch(module, plan["seed"], indices, output, plan["formats"], resume=True,
+                         jobs=jobs_or_cores(ctx.params["jobs"]))
+    _batch_sheets(module, plan["seed"], result, output, options)
+    click.echo(f"chargen: resumed: wrote {result.new} more {module.id} character{'s' if result.new != 1 else ''} "
+               f"(seed {plan['seed']}) to {output}; {len(result.written)} of {len(indices)} complete", err=True)
+
+
+def _stream(module, batch_seed: int, indices: range, fmts: tuple[str, ...], single: bool, options) -> None:
+    from chargen.generate import characters, make_character
+    from chargen.serialize import to_json, to_json_stream, to_yaml, to_yaml_stream
+
+    if len(fmts) != 1:
+        raise click.UsageError("without -o, give exactly one --format (json, yaml, html or pdf)")
+    if fmts[0] in ("html", "pdf"):
+        if len(indices) != 1:
+            raise click.UsageError(f"without -o, {fmts[0]} is written for one character only (use -o DIR for a batch)")
+        _sheet_to_stdout(make_character(module, batch_seed, indices[0]), fmts[0], options)
+        return
+    docs = list(characters(module, batch_seed, indices))
+    if fmts[0] == "json":
+        sys.stdout.write(to_json(docs[0]) if single else to_json_stream(docs))
+    else:
+        sys.stdout.write(to_yaml(docs[0]) if single else to_yaml_stream(docs))
+
+
+@cli.command("render")
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path, dir_okay=False, exists=True))
+@click.option("--format", "formats", default="pdf", show_default=True, help="Comma list of: html, pdf.")
+@click.option("-o", "--output", "output", type=click.Path(path_type=Path, file_okay=False),
+              help="Write each sheet, an index.html and with pdf a party.pdf into this folder (new or empty).")
+@click.option("--force", is_flag=True, help="Write into a folder that is not empty, replacing files.")
+@jobs_option
+@sheet_options
+def render_cmd(files: tuple[Path, ...], formats: str, output: Path | None, force: bool, jobs: int | None,
+               paper: str, template_dir: Path | None, party_name: str | None) -> None:
+    """Render saved characters (JSON or YAML, hand edits and all) as sheets.
+
+    Every file is checked against the character schema before anything is written;
+    a batch's manifest.json among the files is skipped.
+    Without -o, one character's sheet in one format goes to stdout.
+
+    \b
+    Examples:
+        chargen render party/*.json --format pdf -o prints/
+        chargen render party/0003-faxi-the-grim.json --format html > faxi.html
+    """
+    from chargen.render import saved
+    from chargen.render.bundle import SHEET_FORMATS
+
+    fmts = parse_formats(formats, SHEET_FORMATS)
+    options = make_sheet_options(fmts, paper, template_dir, jobs, party_name)
+    if output is None:
+        if len(files) != 1 or len(fmts) != 1:
+            raise click.UsageError("without -o, give one file and one --format (html or pdf); use -o DIR for more")
+        _sheet_to_stdout(saved.read_character(files[0]), fmts[0], options)
+        return
+    from chargen.output import prepare_folder
+    from chargen.render.bundle import write_sheets
+
+    planned = saved.plan(list(files))
+    prepare_folder(output, force)
+    with progress_bar(len(planned), "sheets") as progress:
+        result = write_sheets(saved.characters(planned), output, options, progress)
+    extra = " and party.pdf" if "party_pdf" in result.files else ""
+    click.echo(printable(f"chargen: rendered {len(result.sheets)} sheet{'s' if len(result.sheets) != 1 else ''}"
+                         f"{extra} to {output}"), err=True)
+
+
+def _sheet_to_stdout(doc: dict, fmt: str, options) -> None:
+    from chargen.render.bundle import render_single
+
+    if fmt == "pdf" and sys.stdout.isatty():
+        raise click.UsageError("refusing to write a PDF to a terminal (redirect stdout to a file, or use -o DIR)")
+    data = render_single(doc, fmt, options)
+    if isinstance(data, bytes):
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+    else:
+        sys.stdout.write(data)

@@ -1,0 +1,106 @@
+"""Options and helpers the commands share (option bundles as decorators)."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+import sys
+from pathlib import Path
+
+import click
+
+CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+def seed_option(f):
+    @click.option("--seed", type=click.IntRange(0, 2**64 - 1),
+                  help="Batch seed (0 to 2^64-1). Without it a seed is drawn and reported.")
+    @functools.wraps(f)
+    def wrapper(*args, **kwargs):
+        return f(*args, **kwargs)
+
+    return wrapper
+
+
+def system_option(f):
+    return click.option("--system", "system_id", default="d100", show_default=True, metavar="ID",
+                        help="Rules module id (see 'chargen systems').")(f)
+
+
+def rules_options(overlays: bool = True):
+    """``--rules FILE`` (overlays, repeatable, applied in order) and ``--rules-dir DIR`` (own modules)."""
+    def decorate(f):
+        f = click.option("--rules-dir", "rules_dirs", multiple=True, metavar="DIR",
+                         type=click.Path(path_type=Path, file_okay=False),
+                         help="Also use the rules modules in DIR (repeatable; see 'chargen systems').")(f)
+        if overlays:
+            f = click.option("--rules", "overlays", multiple=True, metavar="FILE",
+                             type=click.Path(path_type=Path, dir_okay=False),
+                             help="House-rules overlay to apply (repeatable, applied in order).")(f)
+        return f
+    return decorate
+
+
+def given_value(ctx: click.Context, name: str, value):
+    """``value`` if the option was given on the command line, else None."""
+    source = ctx.get_parameter_source(name)
+    return value if source is not None and source.name != "DEFAULT" else None
+
+
+def resolve_seed(seed: int | None) -> int:
+    from chargen.seeds import draw_batch_seed
+
+    return draw_batch_seed() if seed is None else seed
+
+
+def parse_formats(value: str, known: tuple[str, ...] | None = None) -> tuple[str, ...]:
+    from chargen.batch import DATA_FORMATS
+    from chargen.render.bundle import SHEET_FORMATS
+
+    known = known or DATA_FORMATS + SHEET_FORMATS
+    formats = tuple(dict.fromkeys(f.strip().lower() for f in value.split(",") if f.strip()))
+    bad = [f for f in formats if f not in known]
+    if not formats or bad:
+        raise click.BadParameter(f"{', '.join(bad) or repr(value)} is not a format (expected a comma list of: {', '.join(known)})",
+                                 param_hint="'--format'")
+    return formats
+
+
+def sheet_options(f):
+    """--paper, --template-dir and --party-name: how html and pdf sheets are rendered."""
+    for option in reversed([
+        click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True,
+                     help="Paper size of html and pdf sheets."),
+        click.option("--template-dir", type=click.Path(path_type=Path, file_okay=False, exists=True),
+                     help="Render sheets with the templates in this folder instead of the built-in ones."),
+        click.option("--party-name", metavar="NAME", help="Title of party.pdf and index.html."),
+    ]):
+        f = option(f)
+    return f
+
+
+def jobs_option(f):
+    return click.option("--jobs", "-j", type=click.IntRange(1, 256), default=None,
+                        help="Worker processes for large batches and for laying out sheets (default: all cores).")(f)
+
+
+def make_sheet_options(formats, paper, template_dir, jobs, party_name):
+    from chargen.render.bundle import SHEET_FORMATS, SheetOptions
+
+    return SheetOptions(formats=tuple(f for f in formats if f in SHEET_FORMATS), paper=paper,
+                        template_dir=template_dir, jobs=jobs or 0, party_name=party_name)
+
+
+@contextlib.contextmanager
+def progress_bar(count: int, label: str):
+    """A progress bar on stderr for a batch of sheets on a terminal; silent otherwise."""
+    if count < 2 or not sys.stderr.isatty():
+        yield None
+        return
+    with click.progressbar(length=count, label=label, file=sys.stderr) as bar:
+        yield bar.update
+
+
+def jobs_or_cores(jobs: int | None) -> int:
+    return jobs or os.cpu_count() or 1
