@@ -27,7 +27,9 @@ test: deps
 	$(PY) -m pytest
 
 demo: deps
-	$(VENV)/bin/chargen generate --system d100 --seed 42 --count 6 --format json -o demo-party --force
+	$(VENV)/bin/chargen generate --system d100 --seed 42 --count 6 --format json,html,pdf \
+		--party-name "The Red Lanterns" -o demo-party --force
+	@echo "open demo-party/index.html or print demo-party/party.pdf"
 
 bench: deps
 	$(PY) bench/bench_generate.py

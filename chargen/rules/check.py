@@ -214,3 +214,18 @@ def check_unique(cursors: list[Cursor], key: str, what: str) -> dict[str, Cursor
             continue
         seen[ident] = c
     return seen
+
+
+def file_cursors(docs: dict[str, Located], files: tuple[str, ...], problems: Problems) -> dict[str, Cursor] | None:
+    """A cursor at the top of each of an engine's rules ``files`` (``files[0]`` is ``module``);
+    None, with the problem recorded, when a file is missing or is not a mapping."""
+    missing = [f for f in files if f not in docs]
+    if missing:
+        problems.add(docs["module"], (), f"missing rules file(s): {', '.join(m + '.yaml' for m in missing)}")
+        return None
+    cursors = {name: Cursor.root(docs[name], problems) for name in files}
+    for name in files[1:]:
+        if not isinstance(docs[name].data, dict):
+            cursors[name].fail("expected a mapping at the top of the file")
+            return None
+    return cursors

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from chargen import dice as dicemod
-from chargen.rules.check import Cursor, Problems, check_unique
+from chargen.rules.check import Cursor, Problems, check_unique, file_cursors
 from chargen.rules.tables import Banded, DieRanges, banded, check_partition, read_range
 from chargen.rules.yamlio import Located
 from chargen.systems.d100 import bounds
@@ -95,15 +95,9 @@ class D100Rules:
 
 
 def build(docs: dict[str, Located], problems: Problems) -> D100Rules | None:
-    missing = [f for f in FILES if f not in docs]
-    if missing:
-        problems.add(docs["module"], (), f"missing rules file(s): {', '.join(m + '.yaml' for m in missing)}")
+    c = file_cursors(docs, FILES, problems)
+    if c is None:
         return None
-    c = {name: Cursor.root(docs[name], problems) for name in FILES}
-    for name in FILES[1:]:
-        if not isinstance(docs[name].data, dict):
-            c[name].fail("expected a mapping at the top of the file")
-            return None
     chars = _characteristics(c["characteristics"])
     char_ids = _ids(c["characteristics"]["characteristics"])
     _require(c["characteristics"]["characteristics"], char_ids, ENGINE_CHARACTERISTICS, "characteristic")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from chargen import dice as dicemod
-from chargen.rules.check import Cursor, Problems, check_unique
+from chargen.rules.check import Cursor, Problems, check_unique, file_cursors
 from chargen.rules.tables import Banded, banded, check_partition, parse_range, read_range
 from chargen.rules.yamlio import Located
 
@@ -155,15 +155,9 @@ class KotmRules:
 
 
 def build(docs: dict[str, Located], problems: Problems) -> KotmRules | None:
-    missing = [f for f in FILES if f not in docs]
-    if missing:
-        problems.add(docs["module"], (), f"missing rules file(s): {', '.join(m + '.yaml' for m in missing)}")
+    c = file_cursors(docs, FILES, problems)
+    if c is None:
         return None
-    c = {name: Cursor.root(docs[name], problems) for name in FILES}
-    for name in FILES[1:]:
-        if not isinstance(docs[name].data, dict):
-            c[name].fail("expected a mapping at the top of the file")
-            return None
     attack = _attack(c["attack"])
     lv = c["levels"]
     lv.mapping(required=("source", "levels", "save_check", "critical_fumble_damage"))

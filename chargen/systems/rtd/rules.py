@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from chargen import dice as dicemod
-from chargen.rules.check import Cursor, Problems, check_unique
+from chargen.rules.check import Cursor, Problems, check_unique, file_cursors
 from chargen.rules.tables import read_range
 from chargen.rules.yamlio import Located
 from chargen.systems.rtd import rules_combat as rc
@@ -132,15 +132,9 @@ class RtdRules:
 
 
 def build(docs: dict[str, Located], problems: Problems) -> RtdRules | None:
-    missing = [f for f in FILES if f not in docs]
-    if missing:
-        problems.add(docs["module"], (), f"missing rules file(s): {', '.join(m + '.yaml' for m in missing)}")
+    c = file_cursors(docs, FILES, problems)
+    if c is None:
         return None
-    c = {name: Cursor.root(docs[name], problems) for name in FILES}
-    for name in FILES[1:]:
-        if not isinstance(docs[name].data, dict):
-            c[name].fail("expected a mapping at the top of the file")
-            return None
     stats, stat_dice, stat_min, stat_max = _stats(c["stats"])
     ro = c["roll_offs"]
     ro.mapping(required=("source", "tiers", "success_charts"))
