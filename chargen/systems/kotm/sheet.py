@@ -35,7 +35,9 @@ def sheet_context(doc: dict, rules: KotmRules | None = None) -> dict:
              "result": _result(rules, o, doc)}
             for o in outcome_order(rules)
         ],
+        "attack_rule": attack_rule(rules),
         "damage_rule": damage_rule(rules),
+        "fumble_rule": fumble_rule(rules),
         "levels": [{"level": n, "save_check": rules.save_check(n), "critical_fumble_damage":
                     rules.critical_fumble_damage(n)} for n in range(rules.level_min, rules.level_max + 1)],
         "fumble_table": [
@@ -68,6 +70,20 @@ def _result(rules: KotmRules, o: Outcome, doc: dict) -> str:
     if o.id == "tf":
         return f"roll 2D{rules.fumbles.sides} on the fumble table"
     return "no damage"
+
+
+def attack_rule(rules: KotmRules) -> str:
+    """How the attack roll is read, in words, from the attack rules."""
+    a = rules.attack
+    best = a.read(a.sides, a.sides)
+    return (f"First die tens, second die units, a {a.sides} reads {a.ten_reads_as} ({a.sides}\u00a0{a.sides} is "
+            f"{best:02d}). A read at or under the SD hits, and the second die is the damage. The "
+            f"{len(a.exceptions)} exceptions go by the dice and win over the SD.")
+
+
+def fumble_rule(rules: KotmRules) -> str:
+    f = rules.fumbles
+    return f"2D{f.sides}, read as the attack, but 00 is {f.zero_zero}"
 
 
 def damage_rule(rules: KotmRules) -> str:

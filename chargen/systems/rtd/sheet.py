@@ -54,7 +54,8 @@ def _charts(rules: RtdRules) -> dict:
     rows = [{"chart": chart, "label": label, "rolls": f"{lo}-{hi}" if lo != hi else str(lo), "odds": odds_entry(p)}
             for chart, label, (lo, hi), p in chart_odds(rules.charts, CHARTS_SHOWN)]
     beyond = 1 - sum((Fraction(r["odds"]["fraction"]) for r in rows), Fraction(0))
-    return {"rows": rows, "beyond": odds_entry(beyond)}
+    explode = [str(r.low) if r.low == r.high else f"{r.low}-{r.high}" for r in rules.charts.pattern if r.explode]
+    return {"rows": rows, "beyond": odds_entry(beyond), "die": f"1D{rules.charts.die}", "explode": explode}
 
 
 def _skill(rules: RtdRules, s: dict) -> dict:
