@@ -1,12 +1,14 @@
-"""What a D100 sheet must show, as phrases to find in its PDF's text.
+"""What a sheet must show, as phrases to find in its PDF's text (D100 II, KoTM, RTD).
 
 The sheet-relevant values of a character document are every leaf except
 internal ids (``id`` keys, ``background.id``, ``armour[].covers`` ids, which
-show as their location labels), the envelope's ``schema`` and ``engine``-free
-bookkeeping, and the ``rolls`` log. Each value is checked in the phrase the
-sheet prints it in (a skill's whole row, a hit location's whole row), so a
-value in the wrong place fails too. Degree ranges come from degree_ranges(),
-tested exactly on its own.
+show as their location labels; an RTD stat's ``tier`` and a body part's
+``state``, which show as their labels), the envelope's ``schema`` and
+``engine``-free bookkeeping, and the ``rolls`` log. Each value is checked in
+the phrase the sheet prints it in (a skill's whole row, a hit location's whole
+row), so a value in the wrong place fails too. Degree ranges come from
+degree_ranges(), and odds from the engines' sheet_context(), each tested
+exactly on its own.
 """
 
 from __future__ import annotations
@@ -97,5 +99,73 @@ def d100_phrases(doc: dict) -> list[str]:
     return out
 
 
-def missing(doc: dict, text: str) -> list[str]:
-    return [p for p in d100_phrases(doc) if p not in text]
+def smallprint(doc: dict) -> list[str]:
+    s, seed = doc["system"], doc["seed"]
+    out = [f"{s['name']} {s['version']} (rules module {s['id']}, engine {s['engine']})", s["rules_hash"],
+           f"batch seed {seed['batch']}", f"index {seed['index']}", f"character seed {seed['character']}"]
+    return out + [f"house rules {o['name']} ({o['hash']})" for o in s["overlays"]]
+
+
+def notes(doc: dict) -> list[str]:
+    return [" ".join(doc["notes"].split())] if doc["notes"] else []
+
+
+DASH = "\u2013"
+
+
+def span(r: list | None) -> str:
+    return DASH if r is None else str(r[0]) if r[0] == r[1] else f"{r[0]}\u2013{r[1]}"
+
+
+def kotm_phrases(doc: dict, rules=None) -> list[str]:
+    from chargen.render.env import dashes
+    from chargen.systems.kotm.sheet import sheet_context
+
+    extra = sheet_context(doc, rules)
+    level, sc, cf = doc["level"], doc["save_check"], doc["critical_fumble_damage"]
+    out = [doc["identity"]["name"], f"PROFESSION {doc['profession']['label']}", f"SEX {doc['identity']['sex']}",
+           f"AGE {doc['identity']['age']}", f"LEVEL {level} SD {doc['sd']} SAVE CHECK {sc} CF DAMAGE {cf}",
+           f"2D10 against SD {doc['sd']}", f"Save check (SC) {sc} Critical fumble (CF) damage {cf} to the fumbler",
+           f"at SD {doc['sd']} and level {level}"]
+    for o in extra["outcomes"]:
+        out.append(f"{o['abbr']} {o['label']} {dashes(o['dice']) or DASH} {dashes(o['reads'])} "
+                   f"{o['odds']['percent']} {o['result']}")
+    out += [f"{w['label']} {w['kind']} {signed(w['damage_modifier'])} {span(w['damage']['hit'])} "
+            f"{span(w['damage']['critical_success'])} {span(w['damage']['outstanding_success'])}"
+            for w in doc["weapons"]]
+    out += [f"{dashes(r['roll'])} {r['label']} {r['effect']}" for r in extra["fumble_table"]]
+    return out + notes(doc) + smallprint(doc)
+
+
+def rtd_phrases(doc: dict, rules=None) -> list[str]:
+    from chargen.systems.rtd.sheet import sheet_context
+
+    extra = sheet_context(doc, rules)
+    labels = {w["id"]: w["label"] for w in extra["wound_states"]}
+    out = [doc["identity"]["name"], f"SEX {doc['identity']['sex']}", f"AGE {doc['identity']['age']}"]
+    for s, row in zip(doc["stats"], extra["stats"], strict=True):
+        cells = ["\u2013" if d["how"] == "out of reach" else d["odds"]["percent"] + (" auto" if d["how"] == "automatic" else "")
+                 for d in row["difficulties"]]
+        out.append(" ".join([s["label"], str(s["value"]), row["tier"]["label"]] + cells))
+        out.append(f"{s['abbr']} {s['value']}")
+    for s, row in zip(doc["skills"], extra["skills"], strict=True):
+        nxt = f"{s['next_level_xp']} XP" if s["next_level_xp"] is not None else "\u2013"
+        odds = " ".join((f"{o['with']} " if o["with"] != "as rolled" else "") + o["success"]["percent"]
+                        for o in row["action_success"]) or "chooses the result"
+        out.append(f"{s['label']} {s['xp']} {s['level_label']} {s['bonus']} {nxt} {odds}")
+    important = {p["part"]: p["important"] for p in extra["body_parts"]}
+    out += [f"{w['label']}{' *' if important[w['part']] else ''} {labels[w['state']]}" for w in doc["wounds"]]
+    for w, row in zip(doc["weapons"], extra["weapons"], strict=True):
+        damages = " ".join(str(r["damage"]) for r in row["rows"])
+        out.append(f"{w['label']} {w['kind']} {w['damage']} {damages} {row['critical']['damage']} "
+                   f"{num(float(w['critical_multiplier']))}\u00d7")
+    return out + notes(doc) + smallprint(doc)
+
+
+PHRASES = {"d100": d100_phrases, "kotm": kotm_phrases, "rtd": rtd_phrases}
+
+
+def missing(doc: dict, text: str, rules=None) -> list[str]:
+    engine = doc["system"]["engine"]
+    phrases = d100_phrases(doc) if engine == "d100" else PHRASES[engine](doc, rules)
+    return [p for p in phrases if p not in text]

@@ -7,13 +7,13 @@ from pathlib import Path
 import pytest
 
 from chargen.generate import make_character
-from chargen.render.env import face, faces, num, roman, signed
+from chargen.render.env import dashes, face, faces, num, roman, signed
 from chargen.render.html import HtmlRenderer, engine_extra
 from chargen.render.templates import TemplateSet
 from chargen.systems.d100.sheet import skill_rows
 
 GOLDEN = Path(__file__).parent / "golden"
-GOLDEN_SEEDS = [(42, 7), (42, 4), (7, 0)]
+GOLDEN_SEEDS = [("d100", 42, 7), ("d100", 42, 4), ("d100", 7, 0), ("kotm", 42, 0), ("rtd", 42, 0)]
 REGENERATE = os.environ.get("CHARGEN_REGEN_GOLDEN") == "1"
 
 
@@ -22,14 +22,14 @@ def renderer():
     return HtmlRenderer(TemplateSet.load())
 
 
-@pytest.mark.parametrize("seed,index", GOLDEN_SEEDS)
-def test_golden_html(renderer, d100, seed, index):
+@pytest.mark.parametrize("system,seed,index", GOLDEN_SEEDS)
+def test_golden_html(request, renderer, system, seed, index):
     """The sheet's markup (the HTML laid out into the PDF), byte for byte.
 
     Regenerate on purpose only: CHARGEN_REGEN_GOLDEN=1 python -m pytest tests/test_render_html.py
     """
-    path = GOLDEN / f"d100-seed{seed}-index{index}.html"
-    html = renderer.sheet(make_character(d100, seed, index), standalone=False)
+    path = GOLDEN / f"{system}-seed{seed}-index{index}.html"
+    html = renderer.sheet(make_character(request.getfixturevalue(system), seed, index), standalone=False)
     if REGENERATE:
         path.write_text(html, encoding="utf-8")
     assert html == path.read_text(encoding="utf-8")
@@ -53,6 +53,8 @@ def test_filters():
     assert [faces(1, 4, 20), faces(12, 12, 20), faces(98, 100), faces(100, 100)] == ["01–04", "12", "98–00", "00"]
     assert [num(4.0), num(0.25), num(3), num(None)] == ["4", "0.25", "3", ""]
     assert [roman(n) for n in (1, 2, 4, 9, 14, 40, 1994)] == ["i", "ii", "iv", "ix", "xiv", "xl", "mcmxciv"]
+    assert [dashes("05-50, 07"), dashes("10 1-4"), dashes(-5), dashes("re-roll")] == ["05–50, 07", "10 1–4", "-5",
+                                                                                      "re-roll"]
 
 
 def test_degree_ranges_follow_a_hand_edited_chance(renderer, d100):

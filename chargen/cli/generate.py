@@ -133,7 +133,7 @@ def _stream(module, batch_seed: int, indices: range, fmts: tuple[str, ...], sing
     if fmts[0] in ("html", "pdf"):
         if len(indices) != 1:
             raise click.UsageError(f"without -o, {fmts[0]} is written for one character only (use -o DIR for a batch)")
-        _sheet_to_stdout(make_character(module, batch_seed, indices[0]), fmts[0], options)
+        _sheet_to_stdout(make_character(module, batch_seed, indices[0]), fmts[0], options, (module,))
         return
     docs = list(characters(module, batch_seed, indices))
     if fmts[0] == "json":
@@ -185,12 +185,12 @@ def render_cmd(files: tuple[Path, ...], formats: str, output: Path | None, force
                          f"{extra} to {output}"), err=True)
 
 
-def _sheet_to_stdout(doc: dict, fmt: str, options) -> None:
+def _sheet_to_stdout(doc: dict, fmt: str, options, modules: tuple = ()) -> None:
     from chargen.render.bundle import render_single
 
     if fmt == "pdf" and sys.stdout.isatty():
         raise click.UsageError("refusing to write a PDF to a terminal (redirect stdout to a file, or use -o DIR)")
-    data = render_single(doc, fmt, options)
+    data = render_single(doc, fmt, options, modules)
     if isinstance(data, bytes):
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()

@@ -69,10 +69,11 @@ _INIT_ERROR: Exception | None = None  # raised by the worker's first task (a fai
 
 
 class _Worker:
-    def __init__(self, template_dir: Path | None, paper: str, pdf: bool):
+    def __init__(self, template_dir: Path | None, paper: str, pdf: bool, modules: tuple = ()):
         from chargen.render.html import HtmlRenderer
         from chargen.render.templates import TemplateSet
 
+        self.modules = modules  # the rules modules the characters were made with, when known
         self.templates = TemplateSet.load(template_dir)
         self.html = HtmlRenderer(self.templates, paper)
         self.pdf = None
@@ -84,7 +85,7 @@ class _Worker:
     def sheet(self, stem: str, doc: dict, folder: Path, formats: tuple[str, ...], files: dict) -> SheetSummary:
         from chargen.render.html import engine_extra
 
-        extra = engine_extra(doc)
+        extra = engine_extra(doc, self.modules)
         files, pages = dict(files), 0
         if "html" in formats:
             files["html"] = _write(folder, f"{stem}.html", self.html.sheet(doc, True, extra))
@@ -105,10 +106,10 @@ def _write(folder: Path, name: str, data: str | bytes) -> str:
     return name
 
 
-def _init(template_dir: Path | None, paper: str, pdf: bool) -> None:
+def _init(template_dir: Path | None, paper: str, pdf: bool, modules: tuple) -> None:
     global _WORKER, _INIT_ERROR
     try:
-        _WORKER = _Worker(template_dir, paper, pdf)
+        _WORKER = _Worker(template_dir, paper, pdf, modules)
     except Exception as e:  # noqa: BLE001 - handed to the main process with the first task
         _INIT_ERROR = e
 
@@ -129,11 +130,11 @@ def _cover(party: dict):
 
 # --- the main side ---------------------------------------------------------
 
-def _pool(options: SheetOptions):
+def _pool(options: SheetOptions, modules: tuple):
     context = multiprocessing.get_context("forkserver")
     pdf = "pdf" in options.formats
     context.set_forkserver_preload(["chargen.render.bundle"] + (["chargen.render.pdf"] if pdf else []))
-    return context.Pool(options.workers, _init, (options.template_dir, options.paper, pdf),
+    return context.Pool(options.workers, _init, (options.template_dir, options.paper, pdf, modules),
                         maxtasksperchild=RECYCLE)
 
 
@@ -149,9 +150,12 @@ def _in_order(pool, tasks: Iterable[tuple], window: int) -> Iterator[SheetSummar
 
 
 def write_sheets(characters: Iterable[tuple[str, dict, dict]], folder: Path, options: SheetOptions,
-                 progress: Callable[[int], None] | None = None) -> BundleResult:
+                 progress: Callable[[int], None] | None = None, modules: tuple = ()) -> BundleResult:
     """Render ``(stem, document, data files written)`` into ``folder``, then party.pdf and index.html.
 
+    ``modules`` are the rules modules the characters were made with, when the
+    caller has them (a sheet that shows odds needs the character's own rules;
+    without them, only built-in modules without house rules can be shown).
     Each sheet PDF goes into party.pdf as soon as it is written, while the
     workers lay out the next ones; the cover is laid out last and put first.
     """
@@ -159,7 +163,7 @@ def write_sheets(characters: Iterable[tuple[str, dict, dict]], folder: Path, opt
     result = BundleResult()
     if not formats:
         return result
-    pool = _pool(options)
+    pool = _pool(options, tuple(modules))
     party = PartyPdf(folder, options) if "pdf" in formats else None
     try:
         tasks = ((stem, doc, folder, formats, files) for stem, doc, files in characters)
@@ -276,7 +280,7 @@ def write_batch_sheets(module, batch_seed: int, entries: list[dict], folder: Pat
             doc = make_character(module, batch_seed, entry["index"])
             yield character_stem(entry["index"], doc["identity"]["name"]), doc, entry["files"]
 
-    result = write_sheets(characters(), folder, options, progress)
+    result = write_sheets(characters(), folder, options, progress, (module,))
     manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))  # written by write_batch just now
     manifest["sheets"] = {"formats": list(options.formats), "paper": options.paper,
                           "party_name": options.party_name or DEFAULT_PARTY_NAME, **result.files}
@@ -299,9 +303,12 @@ def recorded_sheets(folder: Path) -> dict:
     return out
 
 
-def render_single(doc: dict, fmt: str, options: SheetOptions) -> str | bytes:
+def render_single(doc: dict, fmt: str, options: SheetOptions, modules: tuple = ()) -> str | bytes:
     """One character's sheet as standalone HTML text or PDF bytes, in this process."""
-    worker = _Worker(options.template_dir, options.paper, fmt == "pdf")
+    from chargen.render.html import engine_extra
+
+    worker = _Worker(options.template_dir, options.paper, fmt == "pdf", tuple(modules))
+    extra = engine_extra(doc, worker.modules)
     if fmt == "html":
-        return worker.html.sheet(doc, True)
-    return worker.pdf.render(worker.html.sheet(doc, False), f"sheet of '{doc['identity']['name']}'").pdf
+        return worker.html.sheet(doc, True, extra)
+    return worker.pdf.render(worker.html.sheet(doc, False, extra), f"sheet of '{doc['identity']['name']}'").pdf

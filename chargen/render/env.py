@@ -7,6 +7,7 @@ given with ``--template-dir`` is user input. Filters are small pure functions.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import jinja2
@@ -44,6 +45,14 @@ def num(x: float | int | None) -> str:
     return str(x)
 
 
+def dashes(text: str) -> str:
+    """A range as a sheet prints it: a hyphen between digits becomes an en dash ("05-50" -> "05\u201350")."""
+    return _RANGE_HYPHEN.sub("\u2013", str(text))
+
+
+_RANGE_HYPHEN = re.compile(r"(?<=\d)-(?=\d)")
+
+
 def roman(n: int) -> str:
     """A page number in lower-case roman numerals, as party.pdf labels its cover pages: 1 -> "i"."""
     out = ""
@@ -54,7 +63,7 @@ def roman(n: int) -> str:
     return out
 
 
-FILTERS = {"signed": signed, "face": face, "faces": faces, "num": num, "roman": roman}
+FILTERS = {"signed": signed, "face": face, "faces": faces, "num": num, "roman": roman, "dashes": dashes}
 
 
 class _ContainedLoader(jinja2.FileSystemLoader):

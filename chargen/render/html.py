@@ -17,6 +17,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import traceback
+from collections.abc import Iterable
 from dataclasses import dataclass
 from types import ModuleType
 
@@ -49,12 +50,43 @@ def sheet_module(engine: str) -> ModuleType | None:
     return importlib.import_module(f"{package}.sheet")
 
 
-def engine_extra(doc: dict) -> dict:
-    """What the engine's ``sheet_context(doc)`` adds for its template (``extra``), or ``{}``."""
+def engine_extra(doc: dict, modules: Iterable = ()) -> dict:
+    """What the engine's ``sheet_context`` adds for its template (``extra``), or ``{}``.
+
+    An engine whose sheet computes odds and tables from the rules (``NEEDS_RULES``
+    in its sheet module) gets the rules the character was made with: see :func:`sheet_rules`.
+    """
     module = sheet_module(doc["system"]["engine"])
     if module is None or not hasattr(module, "sheet_context"):
         return {}
+    if getattr(module, "NEEDS_RULES", False):
+        return module.sheet_context(doc, sheet_rules(doc, modules))
     return module.sheet_context(doc)
+
+
+def needs_rules(engine: str) -> bool:
+    """Whether the engine's sheet shows figures computed from the rules (and so needs them)."""
+    module = sheet_module(engine)
+    return module is not None and getattr(module, "NEEDS_RULES", False)
+
+
+def sheet_rules(doc: dict, modules: Iterable = ()) -> object:
+    """The rules a character was made with: the one of ``modules`` (loaded rules modules) whose
+    hash the character records, else the built-in module of its id if it was made without
+    house rules. A character of a module chargen cannot load here is an error, not a sheet
+    with another module's odds."""
+    system = doc["system"]
+    for m in modules:
+        if m.hash == system["rules_hash"] and m.engine == system["engine"]:
+            return m.rules
+    from chargen.rules import builtin_ids, load_builtin
+
+    if not system["overlays"] and system["id"] in builtin_ids():
+        return load_builtin(system["id"]).rules
+    made = ", ".join(f"house rules '{o['name']}'" for o in system["overlays"]) or f"rules module '{system['id']}'"
+    raise RenderError(f"sheet of '{doc['identity']['name']}': made with {made}, whose odds and tables the "
+                      f"{system['name']} sheet shows; render it with 'chargen generate' and the same "
+                      f"--rules/--rules-dir (chargen render knows only the built-in modules)")
 
 
 class HtmlRenderer:

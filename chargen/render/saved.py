@@ -50,6 +50,7 @@ def plan(paths: list[Path]) -> list[tuple[Path, str]]:
         if is_manifest(path):
             continue
         doc = read_character(path)
+        _check_rules(doc, path)
         stem = character_stem(doc["seed"]["index"], doc["identity"]["name"])
         if stem in stems:
             raise CharacterError(f"{stems[stem]} and {path} would both be written as {stem}.* "
@@ -57,6 +58,19 @@ def plan(paths: list[Path]) -> list[tuple[Path, str]]:
         stems[stem] = path
         out.append((path, stem))
     return out
+
+
+def _check_rules(doc: dict, path: Path) -> None:
+    """A sheet that shows odds needs the rules the character was made with: a built-in module
+    without house rules (the only rules ``chargen render`` has)."""
+    from chargen.errors import RenderError
+    from chargen.render.html import needs_rules, sheet_rules
+
+    if needs_rules(doc["system"]["engine"]):
+        try:
+            sheet_rules(doc)
+        except RenderError as e:
+            raise CharacterError(f"{path}: {e}") from None
 
 
 def characters(planned: list[tuple[Path, str]]) -> Iterator[tuple[str, dict, dict]]:

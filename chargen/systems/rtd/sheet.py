@@ -13,6 +13,8 @@ from chargen.systems.rtd.rules import RtdRules
 
 CHARTS_SHOWN = 2
 
+NEEDS_RULES = True  # the odds and tables come from the rules the character was made with
+
 
 def sheet_context(doc: dict, rules: RtdRules | None = None) -> dict:
     if rules is None:
@@ -27,8 +29,13 @@ def sheet_context(doc: dict, rules: RtdRules | None = None) -> dict:
         "skills": [_skill(rules, s) for s in doc["skills"]],
         "wound_states": [{"id": w.id, "label": w.label, "penalty": w.penalty, "heals": w.heals}
                          for w in rules.wounds.states],
+        "wound_start": rules.wounds.starting_state,
         "body_parts": [_part(rules, w) for w in doc["wounds"]],
         "weapons": [_weapon(rules, w) for w in doc["weapons"]],
+        "damage_rows": _damage_rows(rules),
+        "action_scale": _action_scale(rules),
+        "combat": _combat(rules),
+        "roster": roster(doc),
     }
 
 
@@ -47,7 +54,8 @@ def _charts(rules: RtdRules) -> dict:
     rows = [{"chart": chart, "label": label, "rolls": f"{lo}-{hi}" if lo != hi else str(lo), "odds": odds_entry(p)}
             for chart, label, (lo, hi), p in chart_odds(rules.charts, CHARTS_SHOWN)]
     beyond = 1 - sum((Fraction(r["odds"]["fraction"]) for r in rows), Fraction(0))
-    return {"rows": rows, "beyond": odds_entry(beyond)}
+    explode = [str(r.low) if r.low == r.high else f"{r.low}-{r.high}" for r in rules.charts.pattern if r.explode]
+    return {"rows": rows, "beyond": odds_entry(beyond), "die": f"1D{rules.charts.die}", "explode": explode}
 
 
 def _skill(rules: RtdRules, s: dict) -> dict:
@@ -62,7 +70,8 @@ def _skill(rules: RtdRules, s: dict) -> dict:
             p = sum((dist[r.result] for r in rules.actions.results if r.success), Fraction(0))
             label = f"bonus {kw['chosen_bonus']:+d}" if kw else "as rolled"
             odds.append({"with": label, "success": odds_entry(p)})
-    return {**s, "action_success": odds}
+    to_next = None if s["next_level_xp"] is None else max(0, s["next_level_xp"] - s["xp"])
+    return {**s, "action_success": odds, "xp_to_next": to_next}
 
 
 def _part(rules: RtdRules, wound: dict) -> dict:
@@ -80,3 +89,47 @@ def _weapon(rules: RtdRules, w: dict) -> dict:
             for r in rules.combat.to_hit if r.multiplier > 0]
     crit = Fraction(str(w["critical_multiplier"]))
     return {**w, "rows": rows, "critical": {"multiplier": f"{float(crit):g}x", "damage": round_half_up(w["damage"] * crit)}}
+
+
+def _damage_rows(rules: RtdRules) -> list[dict]:
+    """The to-hit rows that do damage, with their faces and multipliers (the weapons' column heads)."""
+    return [{"faces": str(r.low) if r.low == r.high else f"{r.low}-{r.high}", "label": r.label,
+             "multiplier": f"{float(r.multiplier):g}x", "critical": r.critical}
+            for r in rules.combat.to_hit if r.multiplier > 0]
+
+
+def _action_scale(rules: RtdRules) -> dict:
+    """The 0-10 action scale with each result's chance on the bare die (no skill, bonus or
+    penalty); a result the bare die cannot give says which way it lies."""
+    a = rules.actions
+    bare = action_odds(rules)
+    reachable = [r for r, p in bare.items() if p > 0]
+    rows = []
+    for r in a.results:
+        reach = "" if bare[r.result] else "with a penalty" if r.result < min(reachable) else "with a bonus"
+        rows.append({"result": r.result, "id": r.id, "label": r.label, "text": r.text, "success": r.success,
+                     "overshoot": r.overshoot, "skill_points": r.skill_points, "bare": odds_entry(bare[r.result]),
+                     "reach": reach})
+    return {"die": f"1D{a.sides}" + (f"{a.add:+d}" if a.add else ""), "rows": rows}
+
+
+def _combat(rules: RtdRules) -> dict:
+    """The to-hit, dodge and critical tables, for reference at the table."""
+    c = rules.combat
+
+    def rows(table) -> list[dict]:
+        return [{"faces": str(r.low) if r.low == r.high else f"{r.low}-{r.high}", "label": r.label,
+                 "text": r.text} for r in table]
+
+    return {"to_hit_die": f"1D{c.to_hit_die}", "to_hit": rows(c.to_hit), "dodge_die": f"1D{c.dodge_die}",
+            "dodge": rows(c.dodge), "critical_die": f"1D{c.critical_die}",
+            "critical_on": sorted(c.critical_on), "parry_bonus": c.parry_bonus}
+
+
+def roster(doc: dict) -> list[tuple[str, str]]:
+    """A few key figures for the party cover's roster: the stats and the most practised skill."""
+    figures = [(s["abbr"], str(s["value"])) for s in doc["stats"]]
+    if doc["skills"]:
+        best = max(doc["skills"], key=lambda s: s["xp"])
+        figures.append((best["label"], best["level_label"]))
+    return figures
