@@ -215,9 +215,20 @@ def test_render_refuses_a_house_rules_character_before_writing(tmp_path, brutal)
     result = run("render", saved, "--format", "pdf", "-o", tmp_path / "prints", ok=False)
     assert result.exit_code == 1
     assert result.output == (f"Error: {saved}: sheet of 'Hale Blackthorn': made with house rules 'Brutal', whose "
-                             "odds and tables the KoTM sheet shows; render it with 'chargen generate' and the same "
-                             "--rules/--rules-dir (chargen render knows only the built-in modules)\n")
+                             "odds and tables the KoTM sheet shows; give the same --rules/--rules-dir it was "
+                             "made with\n")
     assert not (tmp_path / "prints").exists()
+
+
+def test_render_with_the_house_rules_a_character_was_made_with(tmp_path, brutal):
+    result = run("generate", "--system", "kotm", "--rules", brutal, "--seed", 42, "--index", 0, "--format", "json")
+    saved = tmp_path / "brutal.json"
+    saved.write_text(result.stdout)
+    run("render", saved, "--format", "pdf", "--rules", brutal, "-o", tmp_path / "prints")
+    (sheet,) = (tmp_path / "prints").glob("0000-*.pdf")
+    assert "damage + 15" in pdf_text(sheet.read_bytes())[0]  # the overlay's CS bonus, not the built-in +10
+    single = run("render", saved, "--format", "pdf", "--rules", brutal)
+    assert single.stdout_bytes == sheet.read_bytes()
 
 
 def test_an_own_module_renders_from_generate(tmp_path):

@@ -149,19 +149,23 @@ def _stream(module, batch_seed: int, indices: range, fmts: tuple[str, ...], sing
               help="Write each sheet, an index.html and with pdf a party.pdf into this folder (new or empty).")
 @click.option("--force", is_flag=True, help="Write into a folder that is not empty, replacing files.")
 @jobs_option
+@rules_options()
 @sheet_options
 def render_cmd(files: tuple[Path, ...], formats: str, output: Path | None, force: bool, jobs: int | None,
+               overlays: tuple[Path, ...], rules_dirs: tuple[Path, ...],
                paper: str, template_dir: Path | None, party_name: str | None) -> None:
     """Render saved characters (JSON or YAML, hand edits and all) as sheets.
 
     Every file is checked against the character schema before anything is written;
-    a batch's manifest.json among the files is skipped.
+    a batch's manifest.json among the files is skipped. A KoTM or RTD sheet shows odds
+    from the rules: give the --rules/--rules-dir its character was made with.
     Without -o, one character's sheet in one format goes to stdout.
 
     \b
     Examples:
         chargen render party/*.json --format pdf -o prints/
         chargen render party/0003-faxi-the-grim.json --format html > faxi.html
+        chargen render grim/*.json --rules examples/house-rules/grim-north.yaml -o grim-prints/
     """
     from chargen.render import saved
     from chargen.render.bundle import SHEET_FORMATS
@@ -171,18 +175,34 @@ def render_cmd(files: tuple[Path, ...], formats: str, output: Path | None, force
     if output is None:
         if len(files) != 1 or len(fmts) != 1:
             raise click.UsageError("without -o, give one file and one --format (html or pdf); use -o DIR for more")
-        _sheet_to_stdout(saved.read_character(files[0]), fmts[0], options)
+        doc = saved.read_character(files[0])
+        _sheet_to_stdout(doc, fmts[0], options, _modules([doc["system"]["id"]], overlays, rules_dirs))
         return
     from chargen.output import prepare_folder
     from chargen.render.bundle import write_sheets
 
-    planned = saved.plan(list(files))
+    if overlays or rules_dirs:
+        planned = saved.plan(list(files), None)  # every file valid before any rules are loaded
+        modules = _modules(saved.system_ids(planned), overlays, rules_dirs)
+        saved.check_rules(planned, modules)
+    else:
+        planned, modules = saved.plan(list(files)), ()
     prepare_folder(output, force)
     with progress_bar(len(planned), "sheets") as progress:
-        result = write_sheets(saved.characters(planned), output, options, progress)
+        result = write_sheets(saved.characters(planned), output, options, progress, modules)
     extra = " and party.pdf" if "party_pdf" in result.files else ""
     click.echo(printable(f"chargen: rendered {len(result.sheets)} sheet{'s' if len(result.sheets) != 1 else ''}"
                          f"{extra} to {output}"), err=True)
+
+
+def _modules(system_ids: list[str], overlays: tuple[Path, ...], rules_dirs: tuple[Path, ...]) -> tuple:
+    """The rules modules saved characters were made with, when the user names house rules."""
+    if not overlays and not rules_dirs:
+        return ()
+    from chargen.rules import load_module
+
+
+    return tuple(load_module(i, overlays, rules_dirs) for i in system_ids)
 
 
 def _sheet_to_stdout(doc: dict, fmt: str, options, modules: tuple = ()) -> None:

@@ -85,8 +85,7 @@ def sheet_rules(doc: dict, modules: Iterable = ()) -> object:
         return load_builtin(system["id"]).rules
     made = ", ".join(f"house rules '{o['name']}'" for o in system["overlays"]) or f"rules module '{system['id']}'"
     raise RenderError(f"sheet of '{doc['identity']['name']}': made with {made}, whose odds and tables the "
-                      f"{system['name']} sheet shows; render it with 'chargen generate' and the same "
-                      f"--rules/--rules-dir (chargen render knows only the built-in modules)")
+                      f"{system['name']} sheet shows; give the same --rules/--rules-dir it was made with")
 
 
 class HtmlRenderer:

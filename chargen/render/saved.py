@@ -39,10 +39,12 @@ def is_manifest(path: Path) -> bool:
         return False
 
 
-def plan(paths: list[Path]) -> list[tuple[Path, str]]:
+def plan(paths: list[Path], modules: tuple | None = ()) -> list[tuple[Path, str]]:
     """Validate every file and name its sheets; two characters may not share a name.
 
-    Batch manifests among the files are left out.
+    Batch manifests among the files are left out. ``modules`` are rules modules
+    loaded with the user's ``--rules``/``--rules-dir``, for sheets that need the
+    rules a character was made with (None: do not check the rules yet).
     """
     stems: dict[str, Path] = {}
     out = []
@@ -50,7 +52,8 @@ def plan(paths: list[Path]) -> list[tuple[Path, str]]:
         if is_manifest(path):
             continue
         doc = read_character(path)
-        _check_rules(doc, path)
+        if modules is not None:
+            _check_rules(doc, path, modules)
         stem = character_stem(doc["seed"]["index"], doc["identity"]["name"])
         if stem in stems:
             raise CharacterError(f"{stems[stem]} and {path} would both be written as {stem}.* "
@@ -60,15 +63,15 @@ def plan(paths: list[Path]) -> list[tuple[Path, str]]:
     return out
 
 
-def _check_rules(doc: dict, path: Path) -> None:
-    """A sheet that shows odds needs the rules the character was made with: a built-in module
-    without house rules (the only rules ``chargen render`` has)."""
+def _check_rules(doc: dict, path: Path, modules: tuple = ()) -> None:
+    """A sheet that shows odds needs the rules the character was made with: one of ``modules``
+    with the character's rules hash, or a built-in module without house rules."""
     from chargen.errors import RenderError
     from chargen.render.html import needs_rules, sheet_rules
 
     if needs_rules(doc["system"]["engine"]):
         try:
-            sheet_rules(doc)
+            sheet_rules(doc, modules)
         except RenderError as e:
             raise CharacterError(f"{path}: {e}") from None
 
@@ -76,3 +79,14 @@ def _check_rules(doc: dict, path: Path) -> None:
 def characters(planned: list[tuple[Path, str]]) -> Iterator[tuple[str, dict, dict]]:
     for path, stem in planned:
         yield stem, read_character(path), {}
+
+
+def system_ids(planned: list[tuple[Path, str]]) -> list[str]:
+    """The rules modules the planned characters name, in first-seen order."""
+    return list(dict.fromkeys(read_character(path)["system"]["id"] for path, _ in planned))
+
+
+def check_rules(planned: list[tuple[Path, str]], modules: tuple) -> None:
+    """Every planned character's sheet can be given the rules it was made with."""
+    for path, _ in planned:
+        _check_rules(read_character(path), path, modules)
