@@ -157,6 +157,14 @@ def _term(sign: int, m: re.Match[str], source: str) -> Term:
     return Term(sign, count, sides)
 
 
+Rng = random.Random  # the generator type every roll takes
+
+
+def new_rng(seed: int) -> random.Random:
+    """A generator for one seed: the only place chargen makes one (nothing uses ``random``'s module functions)."""
+    return random.Random(seed)
+
+
 def roll_die(rng: random.Random, sides: int) -> int:
     """The die primitive: an integer from 1 to ``sides``, from one ``rng.random()``.
 

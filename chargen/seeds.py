@@ -17,8 +17,8 @@ the batch seed and *i*.
 from __future__ import annotations
 
 import hashlib
-import random
 import secrets
+from chargen.dice import Rng, new_rng
 
 MAX_SEED = 2**64 - 1
 SEED_DERIVATION = "sha256(b'chargen/1:<batch>:<index>')[:8], big-endian"
@@ -34,8 +34,8 @@ def character_seed(batch_seed: int, index: int) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-def character_rng(batch_seed: int, index: int) -> random.Random:
-    return random.Random(character_seed(batch_seed, index))
+def character_rng(batch_seed: int, index: int) -> Rng:
+    return new_rng(character_seed(batch_seed, index))
 
 
 class HashRng:

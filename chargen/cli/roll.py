@@ -94,16 +94,14 @@ def roll_cmd(expression: str | None, system_id: str | None, seed: int | None, fm
 
 
 def _roll_notation(expression: str, batch_seed: int, fmt: str, options: dict) -> None:
-    import random
-
-    from chargen.dice import Roller, parse
+    from chargen.dice import Roller, new_rng, parse
     from chargen.resolve import flag, given
 
     stray = [k for k, v in options.items() if given(v)]
     if stray:
         raise click.UsageError(f"{flag(stray[0])} needs --system, not dice notation")
     dice = parse(expression)
-    roller = Roller(random.Random(batch_seed))
+    roller = Roller(new_rng(batch_seed))
     total = roller.roll(dice, "roll")
     record = roller.log[0]
     if fmt == "json":
@@ -121,15 +119,13 @@ def _roll_notation(expression: str, batch_seed: int, fmt: str, options: dict) ->
 
 
 def _roll_system(system_id: str, batch_seed: int, fmt: str, options: dict) -> None:
-    import random
-
-    from chargen.dice import Roller
+    from chargen.dice import Roller, new_rng
     from chargen.errors import OptionError
     from chargen.resolve import resolve
     from chargen.rules import load_builtin
 
     module = load_builtin(system_id)
-    roller = Roller(random.Random(batch_seed))
+    roller = Roller(new_rng(batch_seed))
     try:
         result = resolve(module, roller, options)
     except OptionError as e:
