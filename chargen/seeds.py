@@ -7,18 +7,19 @@ A character's seed is derived from the batch seed and its index alone::
 so character *i* is the same whether it is made alone (``--index i``) or in a
 batch of any size, on any machine (``hash()`` is not used: it changes per process).
 
-A second generator, from ``b"chargen/1/identity:<batch seed>:<index>"``, rolls
-only what a character's name depends on (sex and background in d100). It is
-cheap to run for every earlier index, which is how names stay unique within a
-batch (see :class:`GroupRanks`) while character *i* still needs nothing but
-the batch seed and *i*.
+Names stay unique within a batch (see :class:`GroupRanks`): a name depends on
+the character's *rank* among earlier characters of its group (d100: background
+and sex; KoTM and RTD: sex), so the group of every earlier index is replayed,
+cheaply, without generating those characters. In d100 a second generator, from
+``b"chargen/1/identity:<batch seed>:<index>"``, rolls sex and background; KoTM
+and RTD roll sex first on the character's own generator (:func:`first_choice`).
 """
 
 from __future__ import annotations
 
 import hashlib
 import secrets
-from chargen.dice import Rng, new_rng
+from chargen.dice import Rng, new_rng, roll_die
 
 MAX_SEED = 2**64 - 1
 SEED_DERIVATION = "sha256(b'chargen/1:<batch>:<index>')[:8], big-endian"
@@ -110,3 +111,39 @@ def _gcd(a: int, b: int) -> int:
     while b:
         a, b = b, a % b
     return a
+
+
+_RANKS: dict[tuple, tuple[object, GroupRanks]] = {}
+
+
+def batch_rank(owner: object, batch_seed: int, index: int, group_of) -> int:
+    """:meth:`GroupRanks.rank` for ``index``, with ranks cached per (rules, batch seed).
+
+    ``owner`` is the rules object ``group_of`` reads (kept alive by the cache,
+    so its ``id`` cannot be reused); ``group_of(i)`` must depend only on the
+    batch seed and ``i``. The last few batches stay cached: a batch made in
+    index order replays each index once.
+    """
+    key = (id(owner), batch_seed)
+    cached = _RANKS.get(key)
+    if cached is None or cached[0] is not owner:
+        if len(_RANKS) >= 8:
+            _RANKS.clear()
+        cached = _RANKS[key] = (owner, GroupRanks(group_of))
+    return cached[1].rank(index)
+
+
+def first_choice(options: tuple, batch_seed: int, index: int):
+    """What ``Roller.choose(options, ...)`` gives as the *first* roll of character ``index``'s
+    generator, without generating the character: what a name rank replays for every earlier
+    index (KoTM and RTD roll sex first)."""
+    if len(options) == 1:
+        return options[0]
+    return options[roll_die(character_rng(batch_seed, index), len(options)) - 1]
+
+
+def unique_name(key: str, rank: int, given: tuple[str, ...], bynames: tuple[str, ...], fmt: str) -> str:
+    """The ``rank``-th name of a permutation (keyed by ``key``) of ``given`` x ``bynames``:
+    distinct for every rank below ``len(given) * len(bynames)``."""
+    pick = keyed_permutation(key, rank, len(given) * len(bynames))
+    return fmt.format(given=given[pick % len(given)], byname=bynames[pick // len(given)])

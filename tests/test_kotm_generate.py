@@ -2,6 +2,8 @@
 
 from fractions import Fraction
 
+import pytest
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -66,3 +68,18 @@ def test_sheet_context(kotm):
     assert ctx["fumble_table"][-1]["roll"] == "00"
     assert ctx["weapons"][0] == {"label": "Spear", "kind": "melee", "damage_modifier": "+1", "hit": "2-11",
                                  "critical_success": "12-15", "outstanding_success": "46"}
+
+
+@pytest.mark.parametrize("system", ["kotm", "rtd"])
+def test_names_are_unique_in_a_batch_while_the_lists_last(system):
+    """600 characters: each sex's list (given x bynames, 320 names) lasts, so no name repeats;
+    and the name rank's replay of the first roll (sex) agrees with generation."""
+    from chargen.generate import make_character
+    from chargen.rules import load_builtin
+    from chargen.seeds import first_choice
+
+    module = load_builtin(system)
+    sexes = module.rules.sexes if system == "kotm" else module.rules.names.sexes
+    docs = [make_character(module, 77, i) for i in range(600)]
+    assert len({d["identity"]["name"] for d in docs}) == 600
+    assert all(first_choice(sexes, 77, i) == d["identity"]["sex"] for i, d in enumerate(docs))

@@ -7,7 +7,7 @@ the character is a plain dict in a fixed key order (the JSON document's body).
 from __future__ import annotations
 
 from chargen.dice import Roller, parse, roll_die
-from chargen.seeds import GroupRanks, identity_rng, keyed_permutation
+from chargen.seeds import batch_rank, identity_rng, unique_name
 from chargen.systems.d100.rules import D100Rules
 from chargen.systems.d100.rules_kit import Background, Weapon
 
@@ -61,28 +61,17 @@ def roll_identity(rules: D100Rules, roller: Roller) -> tuple[str, Background]:
     return sex, rules.backgrounds.lookup(roller.roll(D100, "background"))
 
 
-_RANKS: dict[int, tuple[D100Rules, int, GroupRanks]] = {}
+def _name_group(rules: D100Rules, batch_seed: int):
+    """Background and sex of index ``i``: :func:`roll_identity`'s two rolls without a
+    Roller's logging, for speed (tests/test_d100_generate.py checks the two agree)."""
+    sexes, backgrounds = rules.sexes, rules.backgrounds
 
+    def group_of(i: int) -> tuple[str, str]:
+        rng = identity_rng(batch_seed, i)
+        sex = sexes[roll_die(rng, len(sexes)) - 1] if len(sexes) > 1 else sexes[0]
+        return backgrounds.lookup(roll_die(rng, 100)).id, sex
 
-def _name_rank(rules: D100Rules, batch_seed: int, index: int) -> int:
-    """How many earlier characters of the batch share this one's background and sex."""
-    key = id(rules) ^ batch_seed
-    cached = _RANKS.get(key)
-    if cached is None or cached[0] is not rules or cached[1] != batch_seed:
-        if len(_RANKS) >= 8:
-            _RANKS.clear()
-
-        sexes, backgrounds = rules.sexes, rules.backgrounds
-
-        def group_of(i: int) -> tuple[str, str]:
-            # roll_identity's two rolls without a Roller's logging, for speed;
-            # tests/test_d100_generate.py checks the two agree.
-            rng = identity_rng(batch_seed, i)
-            sex = sexes[roll_die(rng, len(sexes)) - 1] if len(sexes) > 1 else sexes[0]
-            return backgrounds.lookup(roll_die(rng, 100)).id, sex
-
-        cached = _RANKS[key] = (rules, batch_seed, GroupRanks(group_of))
-    return cached[2].rank(index)
+    return group_of
 
 
 def roll_characteristics(rules: D100Rules, roller: Roller) -> dict[str, int]:
@@ -150,11 +139,8 @@ def character_name(rules: D100Rules, background: str, sex: str, batch_seed: int,
     the character is made alone or in its batch.
     """
     names = rules.names[background]
-    given = names.given[sex]
-    n = len(given) * len(names.bynames)
-    rank = _name_rank(rules, batch_seed, index)
-    pick = keyed_permutation(f"names:{batch_seed}:{background}:{sex}", rank, n)
-    return names.format.format(given=given[pick % len(given)], byname=names.bynames[pick // len(given)])
+    rank = batch_rank(rules, batch_seed, index, _name_group(rules, batch_seed))
+    return unique_name(f"names:{batch_seed}:{background}:{sex}", rank, names.given[sex], names.bynames, names.format)
 
 
 def usable(w: Weapon, chars: dict[str, int]) -> bool:

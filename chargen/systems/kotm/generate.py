@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from chargen.dice import Roller, parse
-from chargen.seeds import keyed_permutation
+from chargen.seeds import batch_rank, first_choice, unique_name
 from chargen.systems.kotm.mechanics import damage_range
 from chargen.systems.kotm.rules import KotmRules, Profession, Weapon
 
@@ -11,7 +11,7 @@ D100 = parse("D100")
 
 
 def generate(rules: KotmRules, roller: Roller, batch_seed: int, index: int) -> dict:
-    sex = roller.choose(rules.sexes, "identity.sex")
+    sex = roller.choose(rules.sexes, "identity.sex")  # the first roll: names replay it (character_name)
     age = roller.roll(rules.age_dice, "identity.age")
     profession = roller.choose(rules.professions, "profession")
     level = roller.roll(rules.level_dice, "level")
@@ -53,8 +53,9 @@ def weapon_entry(rules: KotmRules, w: Weapon, sd: int, level: int) -> dict:
 
 
 def character_name(rules: KotmRules, sex: str, batch_seed: int, index: int) -> str:
-    """A name unique within the batch for its sex while the list lasts (see d100's names)."""
-    given = rules.names.given[sex]
-    bynames = rules.names.bynames
-    pick = keyed_permutation(f"kotm-names:{batch_seed}:{sex}", index, len(given) * len(bynames))
-    return rules.names.format.format(given=given[pick % len(given)], byname=bynames[pick // len(given)])
+    """A name no other character of the batch has while the list for its sex lasts: the
+    k-th character of a sex (in index order) takes the k-th name (see d100's names)."""
+    sexes = rules.sexes
+    rank = batch_rank(rules, batch_seed, index, lambda i: first_choice(sexes, batch_seed, i))
+    return unique_name(f"kotm-names:{batch_seed}:{sex}", rank, rules.names.given[sex], rules.names.bynames,
+                       rules.names.format)

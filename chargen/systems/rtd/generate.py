@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from chargen.dice import Roller, parse
-from chargen.seeds import keyed_permutation
+from chargen.seeds import batch_rank, first_choice, unique_name
 from chargen.systems.rtd.rules import RtdRules, SkillLevel
 
 D100 = parse("D100")
 
 
 def generate(rules: RtdRules, roller: Roller, batch_seed: int, index: int) -> dict:
-    sex = roller.choose(rules.names.sexes, "identity.sex")
+    sex = roller.choose(rules.names.sexes, "identity.sex")  # the first roll: names replay it (character_name)
     age = roller.roll(rules.names.age, "identity.age")
     return {
         "identity": {"name": character_name(rules, sex, batch_seed, index), "sex": sex, "age": age},
@@ -85,8 +85,9 @@ def carry_weapons(rules: RtdRules, roller: Roller) -> list[dict]:
 
 
 def character_name(rules: RtdRules, sex: str, batch_seed: int, index: int) -> str:
-    """A name unique within the batch for its sex while the list lasts (see d100's names)."""
-    names = rules.names
-    given = names.given[sex]
-    pick = keyed_permutation(f"rtd-names:{batch_seed}:{sex}", index, len(given) * len(names.bynames))
-    return names.format.format(given=given[pick % len(given)], byname=names.bynames[pick // len(given)])
+    """A name no other character of the batch has while the list for its sex lasts: the
+    k-th character of a sex (in index order) takes the k-th name (see d100's names)."""
+    sexes = rules.names.sexes
+    rank = batch_rank(rules, batch_seed, index, lambda i: first_choice(sexes, batch_seed, i))
+    return unique_name(f"rtd-names:{batch_seed}:{sex}", rank, rules.names.given[sex], rules.names.bynames,
+                       rules.names.format)
