@@ -30,7 +30,7 @@ def test_names_are_unique_within_a_batch(kotm):
 
 
 @settings(max_examples=150, deadline=None)
-@given(seed=st.integers(0, 2**64 - 1), index=st.integers(0, 10**6))
+@given(seed=st.integers(0, 2**64 - 1), index=st.integers(0, 5000))  # index i alone replays i first rolls
 def test_any_character_keeps_the_rules(kotm, seed, index):
     rules = kotm.rules
     doc = make_character(kotm, seed, index)

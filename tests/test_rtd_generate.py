@@ -23,7 +23,7 @@ def test_seed_42_character_0(rtd):
 
 
 @settings(max_examples=150, deadline=None)
-@given(seed=st.integers(0, 2**64 - 1), index=st.integers(0, 10**6))
+@given(seed=st.integers(0, 2**64 - 1), index=st.integers(0, 5000))  # index i alone replays i first rolls
 def test_any_character_keeps_the_rules(rtd, seed, index):
     rules = rtd.rules
     doc = make_character(rtd, seed, index)
