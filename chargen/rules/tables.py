@@ -162,6 +162,14 @@ def _value(c: Cursor, kind: str, lo: int, hi: int):
     return c.int(lo, hi)
 
 
+def row_index(rows, face: int, what: str) -> int:
+    """Index of the row (anything with ``low`` and ``high``) whose range holds ``face``."""
+    for i, r in enumerate(rows):
+        if r.low <= face <= r.high:
+            return i
+    raise ValueError(f"{what} {face} outside the table")
+
+
 @dataclass(frozen=True, slots=True)
 class DieRanges(Generic[T]):
     die: int

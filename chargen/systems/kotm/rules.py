@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from chargen import dice as dicemod
 from chargen.rules.check import Cursor, Problems, check_unique, file_cursors
-from chargen.rules.tables import Banded, banded, check_partition, parse_range, read_range
+from chargen.rules.tables import Banded, banded, check_partition, parse_range, read_range, row_index
 from chargen.rules.yamlio import Located
 
 FILES = ("module", "attack", "levels", "fumbles", "generation", "weapons", "names")
@@ -94,10 +94,7 @@ class FumbleTable:
         return tens * 10 + units or self.zero_zero
 
     def lookup(self, read: int) -> FumbleRow:
-        for row in self.rows:
-            if row.low <= read <= row.high:
-                return row
-        raise ValueError(f"fumble read {read} outside the table")
+        return self.rows[row_index(self.rows, read, "fumble read")]
 
 
 @dataclass(frozen=True, slots=True)

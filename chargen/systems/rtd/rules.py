@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from chargen import dice as dicemod
 from chargen.rules.check import Cursor, Problems, check_unique, file_cursors
-from chargen.rules.tables import read_range
+from chargen.rules.tables import read_range, row_index
 from chargen.rules.yamlio import Located
 from chargen.systems.rtd import rules_combat as rc
 
@@ -54,10 +54,8 @@ class SuccessCharts:
         return self.beyond[row].format(chart=chart)
 
     def row_of(self, face: int) -> tuple[int, ChartRow]:
-        for i, r in enumerate(self.pattern):
-            if r.low <= face <= r.high:
-                return i, r
-        raise ValueError(f"face {face} outside the success chart")
+        i = row_index(self.pattern, face, "success chart face")
+        return i, self.pattern[i]
 
 
 @dataclass(frozen=True, slots=True)

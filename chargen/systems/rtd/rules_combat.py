@@ -7,7 +7,7 @@ from fractions import Fraction
 
 from chargen import dice as dicemod
 from chargen.rules.check import Cursor, check_unique
-from chargen.rules.tables import check_partition, parse_range, read_range
+from chargen.rules.tables import check_partition, parse_range, read_range, row_index
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,24 +66,17 @@ class Combat:
     counter_rows: dict[str, str]   # a counterattack's to-hit row id -> the row it reads as
 
     def hit_row(self, face: int) -> TableRow:
-        return _find(self.to_hit, face)
+        return self.to_hit[row_index(self.to_hit, face, "to-hit face")]
 
     def hit_row_id(self, row_id: str) -> TableRow:
         return next(r for r in self.to_hit if r.id == row_id)
 
     def dodge_row(self, face: int) -> TableRow:
-        return _find(self.dodge, face)
+        return self.dodge[row_index(self.dodge, face, "dodge face")]
 
     def is_critical(self, face: int, modifier: int = 0) -> bool:
         """A +N modifier lets the roll count as any of face..face+N (never against the roller)."""
         return any(f in self.critical_on for f in range(face, face + max(0, modifier) + 1))
-
-
-def _find(rows: tuple[TableRow, ...], face: int) -> TableRow:
-    for r in rows:
-        if r.low <= face <= r.high:
-            return r
-    raise ValueError(f"face {face} outside the table")
 
 
 @dataclass(frozen=True, slots=True)
