@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import functools
 import os
 import sys
 from pathlib import Path
@@ -13,14 +12,18 @@ import click
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
-def seed_option(f):
-    @click.option("--seed", type=click.IntRange(0, 2**64 - 1),
-                  help="Batch seed (0 to 2^64-1). Without it a seed is drawn and reported.")
-    @functools.wraps(f)
-    def wrapper(*args, **kwargs):
-        return f(*args, **kwargs)
+def bundle(*options):
+    """Several click options applied as one decorator (an option bundle), in the order given."""
+    def decorate(f):
+        for option in reversed(options):
+            f = option(f)
+        return f
+    return decorate
 
-    return wrapper
+
+def seed_option(f):
+    return click.option("--seed", type=click.IntRange(0, 2**64 - 1),
+                        help="Batch seed (0 to 2^64-1). Without it a seed is drawn and reported.")(f)
 
 
 def system_option(f):
@@ -67,17 +70,13 @@ def parse_formats(value: str, known: tuple[str, ...] | None = None) -> tuple[str
     return formats
 
 
-def sheet_options(f):
-    """--paper, --template-dir and --party-name: how html and pdf sheets are rendered."""
-    for option in reversed([
-        click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True,
-                     help="Paper size of html and pdf sheets."),
-        click.option("--template-dir", type=click.Path(path_type=Path, file_okay=False, exists=True),
-                     help="Render sheets with the templates in this folder instead of the built-in ones."),
-        click.option("--party-name", metavar="NAME", help="Title of party.pdf and index.html."),
-    ]):
-        f = option(f)
-    return f
+sheet_options = bundle(  # how html and pdf sheets are rendered
+    click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True,
+                 help="Paper size of html and pdf sheets."),
+    click.option("--template-dir", type=click.Path(path_type=Path, file_okay=False, exists=True),
+                 help="Render sheets with the templates in this folder instead of the built-in ones."),
+    click.option("--party-name", metavar="NAME", help="Title of party.pdf and index.html."),
+)
 
 
 def jobs_option(f):

@@ -7,26 +7,17 @@ import json
 import click
 
 from chargen.cli import cli
-from chargen.cli.options import resolve_seed, seed_option
+from chargen.cli.options import bundle, resolve_seed, seed_option
 
 
-def _bundle(*options):
-    """Apply several click options as one decorator (an option bundle)."""
-    def decorate(f):
-        for option in reversed(options):
-            f = option(f)
-        return f
-    return decorate
-
-
-kotm_options = _bundle(
+kotm_options = bundle(
     click.option("--sd", type=int, help="kotm: the SD target number."),
     click.option("--level", type=int, help="kotm: the attacker's level (1-15)."),
     click.option("--damage-mod", type=int, help="kotm: the weapon's damage modifier."),
     click.option("--missile", is_flag=True, help="kotm: the weapon is a missile weapon (fumble row 61-62)."),
     click.option("--no-helm", is_flag=True, help="kotm: the fumbler wears no helm (fumble row 72)."),
 )
-rtd_options = _bundle(
+rtd_options = bundle(
     click.option("--stat", type=int, help="rtd: a stat roll-off with this stat (0-50)."),
     click.option("--difficulty", metavar="TIER", help="rtd: easy, medium, hard, very_hard, master, godly "
                  "(default: the stat's own tier)."),
@@ -43,7 +34,7 @@ rtd_options = _bundle(
     click.option("--parry-damage", type=int, help="rtd: the defender's weapon damage, for counterattacks."),
     click.option("--crit-mod", type=int, help="rtd: the attacker's +N to critical hits."),
 )
-d100_options = _bundle(
+d100_options = bundle(
     click.option("--chance", type=int, help="d100: the chance in % of a skill roll."),
     click.option("--against", type=int, help="d100: the opposing chance, for an opposed roll."),
     click.option("--active", type=int, help="d100: the active characteristic of a resistance roll."),
