@@ -75,11 +75,8 @@ class D100Rules:
     pow_points_from: str
     sr_siz: Banded
     sr_dex: Banded
-    sr_ready: int
-    sr_rounds: int
     mov: int
     locations: tuple[Location, ...]
-    location_die: int
     location_hp: dict[str, Banded]
     categories: tuple[RowSum, ...]
     experience_char: str
@@ -104,7 +101,7 @@ def build(docs: dict[str, Located], problems: Problems) -> D100Rules | None:
     _require(c["combat"]["abilities"], _ids(c["combat"]["abilities"]), ENGINE_ABILITIES, "ability")
     rows = _rows(c["modifiers"])
     combat = _combat(c["combat"], char_ids, rows)
-    locations, location_die, location_hp = _locations(c["hit_locations"])
+    locations, location_hp = _locations(c["hit_locations"])
     categories, exp_char, exp_steps, skills = _skills(c["skills"], char_ids, rows)
     weapons = weapons_table(c["weapons"])
     armour = armour_table(c["armour"], _ids(c["hit_locations"]["locations"]))
@@ -115,7 +112,7 @@ def build(docs: dict[str, Located], problems: Problems) -> D100Rules | None:
     if problems.items:
         return None
     rules = D100Rules(
-        currency=currency, characteristics=chars, **combat, locations=locations, location_die=location_die, location_hp=location_hp,
+        currency=currency, characteristics=chars, **combat, locations=locations, location_hp=location_hp,
         categories=categories, experience_char=exp_char, experience_steps=exp_steps, skills=skills,
         weapons=weapons, armour=armour, backgrounds=backgrounds, common_equipment=common,
         sexes=sexes, age=age, names=names,
@@ -143,6 +140,8 @@ def _combat(combat: Cursor, char_ids: set, rows: dict) -> dict:
     mv.mapping(required=("source", "mov"))
     for section in (pp, sr, mv):
         section["source"].source()
+    sr["ready_weapon"].int(0, 100)  # seed figures the sheet does not use yet: validated, not kept
+    sr["rounds"].int(1, 100)
     return {
         "abilities": tuple(_row_sums(combat["abilities"], char_ids, rows, "ability")),
         "dm_average_of": tuple(x.ref(char_ids, "characteristic") for x in dm["average_of"].list(1)),
@@ -153,7 +152,6 @@ def _combat(combat: Cursor, char_ids: set, rows: dict) -> dict:
         "hp_minimum": hp["minimum"].int(0, 100) if hp["minimum"].present else 1,
         "pow_points_from": pp["equal_to"].ref(char_ids, "characteristic"),
         "sr_siz": banded(sr["siz"]), "sr_dex": banded(sr["dex"]),
-        "sr_ready": sr["ready_weapon"].int(0, 100), "sr_rounds": sr["rounds"].int(1, 100),
         "mov": mv["mov"].int(0, 1000),
     }
 
@@ -234,7 +232,7 @@ def _locations(c: Cursor):
         out.append(Location(e["id"].ident(), e["label"].str(), m, s, e["hp"].ref(location_hp, "location hit-point row")))
     check_partition(c["locations"], die, melee, "melee hit-location")
     check_partition(c["locations"], die, missile, "missile hit-location")
-    return tuple(out), die, location_hp
+    return tuple(out), location_hp
 
 
 def _skills(c: Cursor, char_ids: set, rows: dict):
