@@ -107,7 +107,7 @@ def child_bare(count: int) -> dict:
 
 def child_chargen(count: int, jobs: int) -> dict:
     from chargen.batch import write_batch
-    from chargen.render.bundle import SheetOptions, write_batch_sheets
+    from chargen.render.bundle import SheetOptions
     from chargen.rules import load_builtin
 
     module = load_builtin("d100")
@@ -118,9 +118,8 @@ def child_chargen(count: int, jobs: int) -> dict:
 
     with tempfile.TemporaryDirectory() as folder:
         start = time.perf_counter()
-        batch = write_batch(module, SEED, range(count), Path(folder), (), jobs=1)  # the manifest only
-        write_batch_sheets(module, SEED, batch.written, Path(folder),
-                           SheetOptions(formats=("pdf",), jobs=jobs, party_name="Benchmark"), progress)
+        write_batch(module, SEED, range(count), Path(folder), ("pdf",), progress,
+                    sheets=SheetOptions(jobs=jobs, party_name="Benchmark"))
         end = time.perf_counter()
         size = (Path(folder) / "party.pdf").stat().st_size
     return {"sheets_seconds": sheets_done[0] - start, "party_seconds": end - sheets_done[0],

@@ -1,37 +1,42 @@
-"""A whole batch: generate characters and write them, one file per character per format.
+"""A whole batch: the one orchestrator, and the only writer of ``manifest.json``.
 
-Every file is written whole or not at all (:func:`chargen.output.atomic_write`).
-The manifest says which characters are complete: it is written before the
-first character (``complete: false``, none done), again after 1, 2, 4, 8, ...
-characters, when the batch stops for any reason (Ctrl-C, a full disk, a
-failing writer) and at the end (``complete: true``). A stopped batch raises
-:class:`BatchIncomplete`; ``resume=True`` finishes it, writing only the
-characters the manifest does not list, so the folder ends byte for byte as an
-uninterrupted run leaves it.
+Every character is made once, and written in every format the batch asks for
+(:mod:`chargen.formats`): data formats (json, yaml) by this process, sheet
+formats (html, pdf) by the sheet stage's worker processes
+(:class:`chargen.render.bundle.SheetStage`), which also builds the batch files
+the sheet formats ask for (``party.pdf``, ``index.html``). Every file is
+written whole or not at all (:func:`chargen.output.atomic_write`).
 
-A format is written by a *writer*: a function from the character document to
-the file's text or bytes (``{"json": to_json, "yaml": to_yaml}`` by default;
-sheet formats add theirs). The file is ``<stem>.<format>``.
+The manifest records the batch's formats and says what is complete: it is
+written before the first character (``complete: false``, none done), again
+after 1, 2, 4, 8, ... characters, when the batch stops for any reason (Ctrl-C,
+a full disk, a sheet that fails) and at the end. A character is listed, with
+every one of its files and their sha256, once all its files are written; the
+batch files are listed with their sha256 once written; ``complete: true`` only
+when every file asked for exists. A stopped batch raises
+:class:`BatchIncomplete`; ``resume=True`` finishes it, writing only what is
+missing (and party.pdf and index.html again), so the folder ends byte for byte
+as an uninterrupted run leaves it.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from chargen import __version__
 from chargen.errors import ChargenError, OutputError
+from chargen.formats import Format, WriterFormat, batch_files, resolve
 from chargen.generate import SCHEMA_VERSION, make_character
-from chargen.output import (
-    MANIFEST_SCHEMA, atomic_write, character_stem, inside, read_manifest, remove_stale_temporaries, write_manifest,
-)
+from chargen.manifest import ResumeState, resume_state
+from chargen.manifest import plan_resume as plan_resume
+from chargen.output import MANIFEST_SCHEMA, atomic_write, character_stem, inside, write_manifest
 from chargen.rules import RulesModule
 from chargen.seeds import SEED_DERIVATION
 from chargen.serialize import DUMPERS
 
-DATA_FORMATS = ("json", "yaml")
 Writer = Callable[[dict], "str | bytes"]
 
 
@@ -49,15 +54,21 @@ class BatchResult:
     written: list[dict] = field(default_factory=list)  # manifest entries, by index
     complete: bool = False
     new: int = 0  # characters written by this run (the rest were done before a resume)
+    drawn: int = 0  # sheet files drawn by this run
+    batch_files: dict | None = None  # party.pdf, index.html: their sha256 once written (None: none asked)
+    already_complete: bool = False  # a resume that found nothing to do
 
 
 def data_writers() -> dict[str, Writer]:
+    """The data formats as plain functions (for ``write_batch(writers=...)``)."""
     return dict(DUMPERS)
 
 
-def identity(module: RulesModule, batch_seed: int, indices: range, formats: tuple[str, ...]) -> dict:
-    """What makes a batch the same batch: the manifest's fields that --resume checks."""
-    return {
+def identity(module: RulesModule, batch_seed: int, indices: range, formats: tuple[Format, ...],
+             sheets=None) -> dict:
+    """What makes a batch the same batch: the manifest's fields that --resume checks
+    (with ``sheets``, the options that change a sheet's bytes: paper and party name)."""
+    ident = {
         "schema": MANIFEST_SCHEMA,
         "chargen": __version__,
         "character_schema": SCHEMA_VERSION,
@@ -67,96 +78,165 @@ def identity(module: RulesModule, batch_seed: int, indices: range, formats: tupl
         "seed_derivation": SEED_DERIVATION,
         "first_index": indices.start,
         "count": len(indices),
-        "formats": list(formats),
+        "formats": [f.name for f in formats],
     }
+    if sheets is not None:
+        ident.update(paper=sheets.paper, party_name=sheets.title)
+    return ident
 
 
 def manifest(ident: dict, result: BatchResult) -> dict:
-    return {**ident, "complete": result.complete, "characters": result.written}
+    files = {} if result.batch_files is None else {"batch_files": result.batch_files}
+    return {**ident, "complete": result.complete, **files, "characters": result.written}
+
+
+@dataclass(frozen=True)
+class _Job:
+    """What every character of the batch is made and written with."""
+
+    module: RulesModule
+    batch_seed: int
+    folder: Path
+    formats: tuple[Format, ...]
+
+    @property
+    def data(self) -> tuple[Format, ...]:
+        return tuple(f for f in self.formats if not f.sheet)
+
+    @property
+    def sheets(self) -> tuple[Format, ...]:
+        return tuple(f for f in self.formats if f.sheet)
+
+
+class _Record:
+    """The characters complete so far, and the manifest that says so (checkpoints at 1, 2, 4, 8, ...)."""
+
+    def __init__(self, ident: dict, result: BatchResult, done: dict[int, dict]):
+        self.ident, self.result, self.done = ident, result, done
+
+    def add(self, entries: list[dict]) -> None:
+        before = len(self.done)
+        for entry in entries:
+            self.done[entry["index"]] = entry
+        if any(_checkpoint(n) for n in range(before + 1, len(self.done) + 1)):
+            self.save()
+
+    def save(self) -> None:
+        self.result.written = [self.done[k] for k in sorted(self.done)]
+        write_manifest(self.result.folder, manifest(self.ident, self.result))
 
 
 def write_batch(module: RulesModule, batch_seed: int, indices: range, folder: Path, formats: tuple[str, ...],
                 progress: Callable[[int], None] | None = None, writers: Mapping[str, Writer] | None = None,
-                resume: bool = False, jobs: int = 1) -> BatchResult:
+                resume: bool = False, jobs: int = 1, sheets=None) -> BatchResult:
     """Generate ``indices`` and write each in ``formats``; with ``resume``, only what is not done yet.
 
-    With ``jobs > 1`` and at least ``PARALLEL_MIN`` characters to write, worker
-    processes generate and write chunks of characters; the files and the
+    ``formats`` are names in :data:`chargen.formats.FORMATS` (or, with
+    ``writers``, in ``writers``: plain functions from a document to a data
+    file's text). ``sheets`` (:class:`chargen.render.bundle.SheetOptions`) gives
+    the sheet formats' paper, templates, workers and party name. Without sheet
+    formats, ``jobs > 1`` and at least ``PARALLEL_MIN`` characters to write,
+    worker processes generate and write chunks of characters; the files and the
     manifest are the same bytes as with one process.
     """
-    writers = dict(writers) if writers is not None else data_writers()
-    unknown = [f for f in formats if f not in writers]
-    if unknown:
-        raise OutputError(f"no writer for format {', '.join(unknown)} (known: {', '.join(writers)})")
-    ident = identity(module, batch_seed, indices, formats)
-    result = BatchResult(folder)
-    done = _resume_from(folder, ident, indices) if resume else {}
+    job = _Job(module, batch_seed, folder, _formats(formats, writers))
+    options = _sheet_options(job, sheets)
+    ident = identity(module, batch_seed, indices, job.formats, options)
+    result = BatchResult(folder, batch_files={} if batch_files(job.formats) else None)
+    state = resume_state(folder, ident, indices, job.formats) if resume else ResumeState()
+    record = _Record(ident, result, dict(state.done))
+    if state.complete:
+        result.written, result.batch_files = [state.done[k] for k in sorted(state.done)], state.batch_files
+        result.complete = result.already_complete = True
+        return result
     if not resume:
-        write_manifest(folder, manifest(ident, result))
-    result.written = [done[i] for i in sorted(done)]
-    todo = [i for i in indices if i not in done]
+        record.save()
     try:
-        for entries in _entries(module, batch_seed, todo, folder, formats, writers, jobs):
-            before = len(done)
-            for entry in entries:
-                done[entry["index"]] = entry
-            result.new += len(entries)
-            if any(_checkpoint(n) for n in range(before + 1, len(done) + 1)):
-                result.written = [done[k] for k in sorted(done)]
-                write_manifest(folder, manifest(ident, result))
-            if progress:
-                progress(len(entries))
+        if job.sheets:
+            _draw_batch(job, indices, state, record, options, progress)
+        else:
+            _write_data_batch(job, [i for i in indices if i not in state.done], record, progress, jobs)
     except BaseException as e:
-        result.written = [done[k] for k in sorted(done)]
-        _stopped(folder, ident, result, len(indices), e)
+        _stopped(record, len(indices), e)
         raise
-    result.written = [done[k] for k in sorted(done)]
     result.complete = True
-    write_manifest(folder, manifest(ident, result))
+    record.save()
     return result
 
 
-def _write_character(module: RulesModule, batch_seed: int, index: int, folder: Path,
-                     formats: tuple[str, ...], writers: Mapping[str, Writer]) -> dict:
-    doc = make_character(module, batch_seed, index)
-    stem = character_stem(index, doc["identity"]["name"])
-    files, digests = {}, {}
+def _formats(names: tuple[str, ...], writers: Mapping[str, Writer] | None) -> tuple[Format, ...]:
+    table = None if writers is None else {n: WriterFormat(n, w) for n, w in writers.items()}
+    return resolve(names, table)
+
+
+def _sheet_options(job: _Job, sheets):
+    """The sheet options, checked against the templates before anything is written (None: no sheets)."""
+    if not job.sheets:
+        return None
+    from chargen.render.bundle import SheetOptions, check_templates
+
+    options = sheets or SheetOptions()
+    check_templates(options, job.sheets)
+    return options
+
+
+# --- data formats only -------------------------------------------------------------
+
+
+def _write_data_batch(job: _Job, todo: list[int], record: _Record, progress, jobs: int) -> None:
+    for entries in _entries(job, todo, jobs):
+        record.result.new += len(entries)
+        record.add(entries)
+        if progress:
+            progress(len(entries))
+
+
+def _write_files(job: _Job, doc: dict, files: dict, formats: tuple[Format, ...]) -> dict[str, str]:
+    """Write ``doc`` in ``formats`` under the names in ``files``; their sha256, by format."""
+    digests = {}
     for fmt in formats:
-        data = writers[fmt](doc)
-        raw = data.encode("utf-8") if isinstance(data, str) else data
-        name = f"{stem}.{fmt}"
-        atomic_write(inside(folder, name), raw)
-        files[fmt] = name
-        digests[fmt] = hashlib.sha256(raw).hexdigest()
-    return {"index": index, "name": doc["identity"]["name"], "files": files, "sha256": digests}
+        raw = fmt.to_bytes(doc)
+        atomic_write(inside(job.folder, files[fmt.name]), raw)
+        digests[fmt.name] = hashlib.sha256(raw).hexdigest()
+    return digests
+
+
+def _file_names(job: _Job, stem: str) -> dict[str, str]:
+    return {f.name: f.file_name(stem) for f in job.formats}
+
+
+def _write_character(job: _Job, index: int) -> dict:
+    doc = make_character(job.module, job.batch_seed, index)
+    files = _file_names(job, character_stem(index, doc["identity"]["name"]))
+    return {"index": index, "name": doc["identity"]["name"], "files": files,
+            "sha256": _write_files(job, doc, files, job.formats)}
 
 
 PARALLEL_MIN = 500  # below this, starting worker processes costs more than it saves
 CHUNK = 250
-_JOB: tuple = ()  # what forked workers write: set by the parent before the pool starts
+_JOB: _Job | None = None  # what forked workers write: set by the parent before the pool starts
 
 
-def _entries(module, batch_seed, todo, folder, formats, writers, jobs):
+def _entries(job: _Job, todo: list[int], jobs: int) -> Iterator[list[dict]]:
     """Manifest entries for ``todo``, one list per chunk, in index order."""
     if jobs <= 1 or len(todo) < PARALLEL_MIN or not _can_fork():
         for i in todo:
-            yield [_write_character(module, batch_seed, i, folder, formats, writers)]
+            yield [_write_character(job, i)]
         return
     import multiprocessing
 
     global _JOB
-    _JOB = (module, batch_seed, folder, formats, writers)
+    _JOB = job
     chunks = [todo[i:i + CHUNK] for i in range(0, len(todo), CHUNK)]
     try:
         with multiprocessing.get_context("fork").Pool(min(jobs, len(chunks))) as pool:
             yield from pool.imap(_write_chunk, chunks)
     finally:
-        _JOB = ()
+        _JOB = None
 
 
 def _write_chunk(chunk: list[int]) -> list[dict]:
-    module, batch_seed, folder, formats, writers = _JOB
-    return [_write_character(module, batch_seed, i, folder, formats, writers) for i in chunk]
+    return [_write_character(_JOB, i) for i in chunk]
 
 
 def _can_fork() -> bool:
@@ -165,16 +245,70 @@ def _can_fork() -> bool:
     return "fork" in multiprocessing.get_all_start_methods()
 
 
+# --- with sheet formats ---------------------------------------------------------------
+
+
+def _draw_batch(job: _Job, indices: range, state: ResumeState, record: _Record, options, progress) -> None:
+    """Every character through the sheet stage, in order (a complete one only for party.pdf and
+    index.html), then the batch files."""
+    from chargen.render.bundle import SheetStage
+
+    kept: dict[int, tuple[dict, bool]] = {}  # by index: sha256 of the files written or kept, and whether new
+
+    def tasks():
+        for i in indices:
+            task, digests, new = _prepare(job, i, state)
+            kept[i] = digests, new
+            yield task
+
+    with SheetStage(job.folder, options, job.sheets, (job.module,)) as stage:
+        for task, drawn in stage.draw(tasks()):
+            index = task.doc["seed"]["index"]
+            digests, new = kept.pop(index)
+            if index not in state.done:
+                digests = {**digests, **drawn.sha256}
+                record.result.new += new
+                record.result.drawn += len(task.draw)
+                record.add([{"index": index, "name": task.doc["identity"]["name"], "files": task.files,
+                             "sha256": {name: digests[name] for name in task.files}}])
+            if progress:
+                progress(1)
+        record.result.batch_files = stage.finish()
+
+
+def _prepare(job: _Job, index: int, state: ResumeState):
+    """Make character ``index``; write its data files unless it is done; the sheet task for it.
+
+    A character listed with a file gone keeps the sheets still there (with
+    their recorded sha256); its data files are written again (they cost little).
+    Returns the task, the sha256 of the files written or kept, and whether the
+    character counts as new (not listed, or a data file gone)."""
+    from chargen.render.bundle import SheetTask
+
+    doc = make_character(job.module, job.batch_seed, index)
+    stem = character_stem(index, doc["identity"]["name"])
+    files = _file_names(job, stem)
+    if index in state.done:
+        return SheetTask(stem, doc, files, ()), dict(state.done[index]["sha256"]), False
+    old = state.partial.get(index)
+    present = {} if old is None else {n: old["sha256"][n] for n, name in files.items()
+                                      if old["files"].get(n) == name and (job.folder / name).is_file()}
+    new = old is None or any(f.name not in present for f in job.data)
+    digests = {**present, **_write_files(job, doc, files, job.data)}
+    return SheetTask(stem, doc, files, tuple(f.name for f in job.sheets if f.name not in present)), digests, new
+
+
 def _checkpoint(n: int) -> bool:
     """Rewrite the manifest after 1, 2, 4, 8, ... characters: at most twice the final manifest's bytes in all."""
     return n & (n - 1) == 0
 
 
-def _stopped(folder: Path, ident: dict, result: BatchResult, total: int, cause: BaseException) -> None:
+def _stopped(record: _Record, total: int, cause: BaseException) -> None:
     """Record what is complete, then raise :class:`BatchIncomplete` (for a bug, let it propagate)."""
+    folder = record.result.folder
     saved = ""
     try:
-        write_manifest(folder, manifest(ident, result))
+        record.save()
     except (ChargenError, OSError) as e:
         saved = f" (the manifest could not be updated: {e}; it lists fewer characters than are complete)"
     if isinstance(cause, KeyboardInterrupt):
@@ -185,83 +319,7 @@ def _stopped(folder: Path, ident: dict, result: BatchResult, total: int, cause: 
         why, code = f"{cause.strerror or cause}", 1
     else:
         return
-    n = len(result.written)
+    n = len(record.result.written)
     raise BatchIncomplete(
         f"batch incomplete: {why}; {n} of {total} character{'s' if total != 1 else ''} complete in '{folder}'"
         f"{saved}; run the same command with --resume to finish it", n, total, code) from cause
-
-
-def _resume_from(folder: Path, ident: dict, indices: range) -> dict[int, dict]:
-    """The characters an interrupted batch in ``folder`` completed, after checking it is this batch."""
-    old = read_manifest(folder)
-    diffs = _differences(old, ident)
-    if diffs:
-        raise OutputError(f"cannot resume: '{folder}' holds a different batch ({'; '.join(diffs)}); "
-                          "give the options and --rules files it was made with")
-    remove_stale_temporaries(folder)
-    done: dict[int, dict] = {}
-    for n, entry in enumerate(old["characters"]):
-        _check_entry(entry, n, indices, ident["formats"], folder)
-        if all((folder / name).is_file() for name in entry["files"].values()):
-            done[entry["index"]] = entry
-    return done
-
-
-def _check_entry(entry: object, n: int, indices: range, formats: list, folder: Path) -> None:
-    where = f"{folder / 'manifest.json'}: characters[{n}]"
-    if not isinstance(entry, dict) or set(entry) != {"index", "name", "files", "sha256"}:
-        raise OutputError(f"{where}: expected index, name, files and sha256")
-    i, files = entry["index"], entry["files"]
-    if type(i) is not int or i not in indices:
-        raise OutputError(f"{where}.index: not an index of this batch ({indices.start} to {indices.stop - 1})")
-    if not isinstance(files, dict) or list(files) != formats or not isinstance(entry["sha256"], dict):
-        raise OutputError(f"{where}.files: expected one file per format ({', '.join(formats)})")
-    for fmt, name in files.items():
-        if not isinstance(name, str) or not name.startswith(f"{i:04d}-") or not name.endswith(f".{fmt}"):
-            raise OutputError(f"{where}.files.{fmt}: {str(name)[:60]!r} is not this character's file name")
-        inside(folder, name)
-
-
-def _differences(old: dict, ident: dict) -> list[str]:
-    """What differs between the manifest's batch and this one, in the user's terms."""
-    was, now = dict(old), dict(ident)
-    was_sys, now_sys = was.pop("system"), now.pop("system")
-    for key in ("id", "version"):
-        was[f"system {key}"], now[f"system {key}"] = was_sys.get(key), now_sys[key]
-    was["overlays"], now["overlays"] = _overlays(was_sys.get("overlays")), _overlays(now_sys["overlays"])
-    was["rules hash"], now["rules hash"] = was_sys.get("rules_hash"), now_sys["rules_hash"]
-    if was["overlays"] != now["overlays"] or was["system id"] != now["system id"]:
-        del was["rules hash"], now["rules hash"]  # follows from the overlays or system
-    return [f"{k}: {_show(was.get(k))} in the manifest, {_show(v)} now" for k, v in now.items() if was.get(k) != v]
-
-
-def _overlays(records: object) -> str:
-    if not isinstance(records, list) or not records:
-        return "none"
-    return ", ".join(f"{r.get('name')} ({str(r.get('hash'))[:15]}...)" if isinstance(r, dict) else "?" for r in records)
-
-
-def _show(value: object) -> str:
-    text = ",".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
-    return text if len(text) <= 80 else text[:77] + "..."
-
-
-def plan_resume(folder: Path, **given) -> dict:
-    """The options of the batch in ``folder``: an option not ``given`` (None) is read from its manifest;
-    one given must match it."""
-    old = read_manifest(folder)
-    taken = {
-        "system_id": old["system"]["id"],
-        "seed": old["seed"],
-        "start": old["first_index"],
-        "count": old["count"],
-        "formats": tuple(old["formats"]),
-    }
-    diffs = [f"{_OPTION[k]}: {_show(v)} in the manifest, {_show(given[k])} now"
-             for k, v in taken.items() if given.get(k) is not None and given[k] != v]
-    if diffs:
-        raise OutputError(f"cannot resume: '{folder}' holds a different batch ({'; '.join(diffs)})")
-    return {**taken, "complete": old["complete"]}
-
-
-_OPTION = {"system_id": "--system", "seed": "--seed", "start": "--index", "count": "--count", "formats": "--format"}

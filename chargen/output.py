@@ -4,7 +4,8 @@ Every file is written to a temporary name in the same folder and renamed into
 place when complete, so a reader (or a crash) never sees half a file; a
 temporary left by a killed process is removed when the batch is resumed.
 Renaming replaces a symbolic link planted at the target name, never the file
-it points to. The manifest lists what is complete, one character a line.
+it points to. The manifest lists what is complete, one character a line; only
+:mod:`chargen.batch` writes it.
 """
 
 from __future__ import annotations
@@ -125,6 +126,7 @@ _MANIFEST_FIELDS = {
     "seed_derivation": str, "first_index": int, "count": int, "formats": list, "complete": bool,
     "characters": list,
 }
+_OPTIONAL_FIELDS = {"paper": str, "party_name": str, "batch_files": dict}  # a batch of sheets only
 
 
 def read_manifest(folder: Path) -> dict:
@@ -148,8 +150,15 @@ def read_manifest(folder: Path) -> dict:
     if not all(isinstance(system.get(k), str) for k in ("id", "version", "rules_hash")) \
             or not isinstance(system.get("overlays"), list):
         raise OutputError(f"{path}: system: expected id, version, rules_hash and overlays")
+    if "sheets" in m:
+        raise OutputError(f"{path}: sheets: a manifest of an earlier chargen, which recorded the sheets apart "
+                          "(and could call a batch complete before its sheets were drawn); it cannot be resumed: "
+                          "make the batch again with --force")
     if not m["formats"] or not all(isinstance(f, str) for f in m["formats"]):
         raise OutputError(f"{path}: formats: expected a list of format names")
+    for key, kind in _OPTIONAL_FIELDS.items():
+        if key in m and type(m[key]) is not kind:
+            raise OutputError(f"{path}: {key}: expected {kind.__name__}")
     if not (0 <= m["seed"] < 2**64 and 0 <= m["first_index"] <= 10**9 and 1 <= m["count"] <= 10**6):
         raise OutputError(f"{path}: seed, first_index or count out of range")
     return m

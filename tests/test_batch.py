@@ -120,9 +120,16 @@ def test_a_failing_writer_stops_the_batch(tmp_path, d100):
 
 
 def test_an_unknown_writer_is_an_error(tmp_path, d100):
-    with pytest.raises(OutputError) as e:
-        write_batch(d100, 5, range(2), tmp_path, ("json", "pdf"))
+    with pytest.raises(OutputError) as e:  # the writers given are the only formats known
+        write_batch(d100, 5, range(2), tmp_path, ("json", "pdf"), writers=batchmod.data_writers())
     assert str(e.value) == "no writer for format pdf (known: json, yaml)"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_unregistered_format_is_an_error(tmp_path, d100):
+    with pytest.raises(OutputError) as e:
+        write_batch(d100, 5, range(2), tmp_path, ("json", "docx"))
+    assert str(e.value) == "no writer for format docx (known: json, yaml, html, pdf)"
     assert list(tmp_path.iterdir()) == []
 
 

@@ -1,5 +1,6 @@
 """generate and render with html/pdf: bundles, party.pdf, stdout, and the user errors."""
 
+import hashlib
 import io
 import json
 from pathlib import Path
@@ -12,6 +13,10 @@ from tests.sheetvalues import missing, pdf_text
 from chargen.cli import cli
 from chargen.render.html import HtmlRenderer
 from chargen.render.templates import TemplateSet
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def run(*args, ok=True):
@@ -35,10 +40,13 @@ def test_generate_writes_one_file_per_character_per_format_and_the_bundle(party)
     assert names == sorted([f"{s}.{x}" for s in stems for x in ("json", "html", "pdf")]
                            + ["index.html", "manifest.json", "party.pdf"])
     manifest = json.loads((party / "manifest.json").read_text())
-    assert manifest["complete"] is True and manifest["formats"] == ["json"]
-    assert manifest["sheets"] == {"formats": ["html", "pdf"], "paper": "a4", "party_name": "The Red Lanterns",
-                                  "party_pdf": "party.pdf", "index_html": "index.html"}
-    assert manifest["characters"][1]["files"] == {"json": "0001-ulla-millbrook.json"}
+    # every format in one list, every file of every character with its sha256, the batch files too
+    assert manifest["complete"] is True and manifest["formats"] == ["json", "html", "pdf"]
+    assert (manifest["paper"], manifest["party_name"]) == ("a4", "The Red Lanterns")
+    assert manifest["batch_files"] == {name: sha256(party / name) for name in ("party.pdf", "index.html")}
+    entry = manifest["characters"][1]
+    assert entry["files"] == {x: f"0001-ulla-millbrook.{x}" for x in ("json", "html", "pdf")}
+    assert entry["sha256"] == {x: sha256(party / name) for x, name in entry["files"].items()}
 
 
 def test_party_pdf_is_the_cover_then_every_sheet(party):
@@ -150,8 +158,7 @@ def test_a_broken_template_dir_fails_the_batch_with_one_error_line(tmp_path):
                  tmp_path / "tpl", ok=False)
     assert result.exit_code == 1
     assert result.output == f"Error: {(tmp_path / 'tpl').resolve()}: 'sheet.css' does not exist\n"
-    manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
-    assert "sheets" not in manifest  # the data part completed; no sheets are recorded
+    assert list((tmp_path / "out").iterdir()) == []  # the templates are checked before anything is written
 
 
 @pytest.mark.parametrize("command", ["generate", "render"])
@@ -190,7 +197,8 @@ def test_resume_renders_the_recorded_sheet_formats_again(tmp_path):
     (out / "0001-ulla-millbrook.html").unlink()
     result = run("generate", "-o", out, "--resume")
     assert (out / "0001-ulla-millbrook.html").read_text() == first
-    assert json.loads((out / "manifest.json").read_text())["sheets"] == {
-        "formats": ["html"], "paper": "a4", "party_name": "Resumed", "index_html": "index.html"}
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert (manifest["formats"], manifest["paper"], manifest["party_name"]) == (["json", "html"], "a4", "Resumed")
+    assert manifest["complete"] is True and manifest["batch_files"] == {"index.html": sha256(out / "index.html")}
     assert "<title>Resumed</title>" in (out / "index.html").read_text()
     assert "resumed: wrote 0 more d100 characters" in result.output

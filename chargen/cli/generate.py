@@ -13,6 +13,10 @@ from chargen.cli.options import (
     rules_options, seed_option, sheet_options, system_option,
 )
 from chargen.errors import printable
+from chargen.formats import names
+
+FORMAT_NAMES = names()
+SHEET_FORMATS = names(sheet=True)
 
 
 @cli.command("generate")
@@ -23,7 +27,7 @@ from chargen.errors import printable
 @click.option("--index", "start", type=click.IntRange(0, 10**6), default=None,
               help="First character index (default 0): --index 7 alone is character 7 of the batch.")
 @click.option("--format", "formats", default="json", show_default=True,
-              help="Comma list of: json, yaml, html, pdf.")
+              help=f"Comma list of: {', '.join(FORMAT_NAMES)}.")
 @click.option("-o", "--output", "output", type=click.Path(path_type=Path, file_okay=False),
               help="Write one file per character per format, a manifest, and with html or pdf "
                    "an index.html and a party.pdf, into this folder (new or empty).")
@@ -69,59 +73,51 @@ def generate_cmd(ctx: click.Context, system_id: str, seed: int | None, count: in
         _stream(module, batch_seed, indices, fmts, single=start is not None and count == 1, options=options)
         click.echo(f"chargen: {module.id} seed {batch_seed}, {count} character{'s' if count != 1 else ''}", err=True)
         return
-    from chargen.batch import write_batch
     from chargen.output import prepare_folder
 
     prepare_folder(output, force)
-    result = write_batch(module, batch_seed, indices, output, _data_formats(fmts), jobs=jobs_or_cores(jobs))
-    _batch_sheets(module, batch_seed, result, output, options)
+    result = _write(module, batch_seed, indices, output, fmts, options, jobs)
     rules = "".join(f", {o['name']}" for o in module.overlays)
     click.echo(printable(f"chargen: wrote {len(result.written)} {module.id} character{'s' if count != 1 else ''} "
                          f"(seed {batch_seed}{rules}) to {output}"), err=True)
 
 
-def _data_formats(fmts: tuple[str, ...]) -> tuple[str, ...]:
-    from chargen.batch import DATA_FORMATS
+def _write(module, batch_seed: int, indices: range, output: Path, fmts: tuple[str, ...], options, jobs: int | None,
+           resume: bool = False):
+    """The batch, every format; a progress bar on a terminal when it draws sheets."""
+    from chargen.batch import write_batch
 
-    return tuple(f for f in fmts if f in DATA_FORMATS)
-
-
-def _batch_sheets(module, batch_seed: int, result, output: Path, options) -> None:
-    """The sheets, party.pdf and index.html of a batch whose data files are written."""
-    if not options.formats:
-        return
-    from chargen.render.bundle import write_batch_sheets
-
-    with progress_bar(len(result.written), "sheets") as progress:
-        write_batch_sheets(module, batch_seed, result.written, output, options, progress)
+    with progress_bar(len(indices) if options.formats else 0, "sheets") as progress:
+        return write_batch(module, batch_seed, indices, output, fmts, progress, resume=resume,
+                           jobs=jobs_or_cores(jobs), sheets=options)
 
 
 def _resume(ctx: click.Context, output: Path, overlays: tuple[Path, ...], rules_dirs: tuple[Path, ...],
             options) -> None:
+    """Finish the batch in ``output``: options not given are the manifest's; one given must match it."""
     from dataclasses import replace
 
-    from chargen.batch import plan_resume, write_batch
-    from chargen.render.bundle import recorded_sheets
+    from chargen.batch import plan_resume
     from chargen.rules import load_module
 
     p = ctx.params
     given_formats = given_value(ctx, "formats", p["formats"])
     plan = plan_resume(output, system_id=given_value(ctx, "system_id", p["system_id"]), seed=p["seed"],
                        start=p["start"], count=given_value(ctx, "count", p["count"]),
-                       formats=_data_formats(parse_formats(given_formats)) if given_formats else None)
-    recorded = recorded_sheets(output)  # sheet options not given again are the batch's own
-    taken = {"formats": given_formats, "paper": given_value(ctx, "paper", p["paper"]), "party_name": p["party_name"]}
-    options = replace(options, **{k: v for k, v in recorded.items() if taken[k] is None})
-    if plan["complete"] and not options.formats:
-        click.echo(f"chargen: the batch in {output} is already complete ({plan['count']} characters)", err=True)
-        return
+                       formats=parse_formats(given_formats) if given_formats else None,
+                       paper=given_value(ctx, "paper", p["paper"]), party_name=p["party_name"])
+    options = replace(options, formats=tuple(f for f in plan["formats"] if f in SHEET_FORMATS),
+                      paper=plan["paper"] or options.paper, party_name=plan["party_name"] or options.party_name)
     module = load_module(plan["system_id"], overlays, rules_dirs)
     indices = range(plan["start"], plan["start"] + plan["count"])
-    result = write_batch(module, plan["seed"], indices, output, plan["formats"], resume=True,
-                         jobs=jobs_or_cores(ctx.params["jobs"]))
-    _batch_sheets(module, plan["seed"], result, output, options)
-    click.echo(f"chargen: resumed: wrote {result.new} more {module.id} character{'s' if result.new != 1 else ''} "
-               f"(seed {plan['seed']}) to {output}; {len(result.written)} of {len(indices)} complete", err=True)
+    result = _write(module, plan["seed"], indices, output, plan["formats"], options, p["jobs"], resume=True)
+    if result.already_complete:
+        click.echo(f"chargen: the batch in {output} is already complete ({plan['count']} characters)", err=True)
+        return
+    sheets = f" and {result.drawn} sheet{'s' if result.drawn != 1 else ''}" if result.drawn else ""
+    click.echo(f"chargen: resumed: wrote {result.new} more {module.id} character{'s' if result.new != 1 else ''}"
+               f"{sheets} (seed {plan['seed']}) to {output}; {len(result.written)} of {len(indices)} complete",
+               err=True)
 
 
 def _stream(module, batch_seed: int, indices: range, fmts: tuple[str, ...], single: bool, options) -> None:

@@ -58,10 +58,10 @@ def resolve_seed(seed: int | None) -> int:
 
 
 def parse_formats(value: str, known: tuple[str, ...] | None = None) -> tuple[str, ...]:
-    from chargen.batch import DATA_FORMATS
-    from chargen.render.bundle import SHEET_FORMATS
+    """A ``--format`` comma list, checked against ``known`` (default: every registered format)."""
+    from chargen.formats import names
 
-    known = known or DATA_FORMATS + SHEET_FORMATS
+    known = known or names()
     formats = tuple(dict.fromkeys(f.strip().lower() for f in value.split(",") if f.strip()))
     bad = [f for f in formats if f not in known]
     if not formats or bad:
@@ -85,9 +85,10 @@ def jobs_option(f):
 
 
 def make_sheet_options(formats, paper, template_dir, jobs, party_name):
-    from chargen.render.bundle import SHEET_FORMATS, SheetOptions
+    from chargen.formats import names
+    from chargen.render.bundle import SheetOptions
 
-    return SheetOptions(formats=tuple(f for f in formats if f in SHEET_FORMATS), paper=paper,
+    return SheetOptions(formats=tuple(f for f in formats if f in names(sheet=True)), paper=paper,
                         template_dir=template_dir, jobs=jobs or 0, party_name=party_name)
 
 

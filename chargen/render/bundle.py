@@ -1,17 +1,23 @@
-"""A batch of sheets: one file per character per format, the party PDF and an index page.
+"""The sheet stage of a batch: sheet formats drawn in worker processes, party.pdf and index.html.
 
-Sheets are laid out in parallel by worker processes, each importing WeasyPrint
-once (preloaded in a fork server) and keeping its fonts and parsed stylesheet
-for every sheet; a worker is replaced after ``RECYCLE`` sheets because
-WeasyPrint's memory creeps up with each render. Workers write their files
-themselves; the main process keeps only a small summary per character and at
-most ``2 x jobs + 2`` characters in flight, so memory stays flat as a batch
-grows. The party PDF is the cover followed by the sheets already written,
-concatenated without laying them out again (:mod:`chargen.render.pdfmerge`).
+:func:`chargen.batch.write_batch` (the only orchestrator) hands a
+:class:`SheetStage` one :class:`SheetTask` per character, in order: the
+document, every file name the character has, and the sheet formats still to
+draw. Sheets are drawn in parallel by worker processes, each importing
+WeasyPrint once (preloaded in a fork server) and keeping one
+:class:`SheetRenderer` (fonts, parsed stylesheet) for every sheet; a worker is
+replaced after ``RECYCLE`` sheets because WeasyPrint's memory creeps up with
+each render. Workers write their files themselves and hand back only their
+hashes and the cover's roster figures; at most ``2 x jobs + 2`` characters are
+in flight, so memory stays flat as a batch grows. party.pdf is the cover
+followed by the sheets, each appended as it completes without laying it out
+again (:mod:`chargen.render.pdfmerge`); the cover is laid out last and put first.
+This module never writes the manifest.
 """
 
 from __future__ import annotations
 
+import hashlib
 import multiprocessing
 import os
 from collections import deque
@@ -19,11 +25,10 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from chargen.formats import FORMATS, INDEX_HTML, PARTY_PDF, Format, batch_files, names
 from chargen.output import atomic_write, inside
 
-SHEET_FORMATS = ("html", "pdf")
-PARTY_PDF = "party.pdf"
-INDEX_HTML = "index.html"
+SHEET_FORMATS = names(sheet=True)
 RECYCLE = 100
 ROSTER_ROWS = (40, 50)  # cover rows on the first page (under the title), then on each further page
 DEFAULT_PARTY_NAME = "The party"
@@ -31,7 +36,7 @@ DEFAULT_PARTY_NAME = "The party"
 
 @dataclass(frozen=True)
 class SheetOptions:
-    formats: tuple[str, ...] = ("pdf",)   # of SHEET_FORMATS
+    formats: tuple[str, ...] = ("pdf",)   # of SHEET_FORMATS (write_batch takes the batch's own formats)
     paper: str = "a4"
     template_dir: Path | None = None
     jobs: int = 0                         # worker processes; 0: one per core
@@ -40,6 +45,29 @@ class SheetOptions:
     @property
     def workers(self) -> int:
         return self.jobs or os.cpu_count() or 1
+
+    @property
+    def title(self) -> str:
+        return self.party_name or DEFAULT_PARTY_NAME
+
+
+@dataclass(frozen=True)
+class SheetTask:
+    """One character for the stage: its document, every file it has (by format, in the batch's
+    order) and the sheet formats to draw now (the others are written already)."""
+
+    stem: str
+    doc: dict
+    files: dict
+    draw: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """What a worker hands back for a task: the sha256 of each file it drew, and the roster figures."""
+
+    sha256: dict
+    roster: list
 
 
 @dataclass(frozen=True)
@@ -59,69 +87,86 @@ class SheetSummary:
 @dataclass
 class BundleResult:
     sheets: list[SheetSummary] = field(default_factory=list)
-    files: dict = field(default_factory=dict)  # party.pdf, index.html
+    files: dict = field(default_factory=dict)  # party_pdf, index_html
 
 
-# --- the worker side -------------------------------------------------------
+class SheetRenderer:
+    """What sheet formats draw with in one process: the templates, the HTML renderer and
+    (for pdf) the PDF maker, set up once; the engine's sheet figures computed once per document."""
 
-_WORKER: _Worker | None = None
-_INIT_ERROR: Exception | None = None  # raised by the worker's first task (a failing initializer would respawn forever)
-
-
-class _Worker:
-    def __init__(self, template_dir: Path | None, paper: str, pdf: bool, modules: tuple = ()):
+    def __init__(self, template_dir: Path | None = None, paper: str = "a4", pdf: bool = True,
+                 modules: tuple = ()):
         from chargen.render.html import HtmlRenderer
         from chargen.render.templates import TemplateSet
 
         self.modules = modules  # the rules modules the characters were made with, when known
         self.templates = TemplateSet.load(template_dir)
-        self.html = HtmlRenderer(self.templates, paper)
-        self.pdf = None
+        self.renderer = HtmlRenderer(self.templates, paper)
+        self._maker = None
+        self._doc: dict | None = None
+        self._extra: dict = {}
         if pdf:
+            self.maker()
+
+    def maker(self):
+        if self._maker is None:
             from chargen.render.pdf import PdfMaker
 
-            self.pdf = PdfMaker(self.templates)
+            self._maker = PdfMaker(self.templates)
+        return self._maker
 
-    def sheet(self, stem: str, doc: dict, folder: Path, formats: tuple[str, ...], files: dict) -> SheetSummary:
-        from chargen.render.html import engine_extra
+    def extra(self, doc: dict) -> dict:
+        if doc is not self._doc:
+            from chargen.render.html import engine_extra
 
-        extra = engine_extra(doc, self.modules)
-        files, pages = dict(files), 0
-        if "html" in formats:
-            files["html"] = _write(folder, f"{stem}.html", self.html.sheet(doc, True, extra))
-        if "pdf" in formats:
-            rendered = self.pdf.render(self.html.sheet(doc, False, extra), f"sheet of '{doc['identity']['name']}'")
-            files["pdf"] = _write(folder, f"{stem}.pdf", rendered.pdf)
-            pages = rendered.pages
-        return SheetSummary(stem, doc["seed"]["index"], doc["identity"]["name"],
-                            f"{doc['system']['name']} {doc['system']['version']}", doc["seed"]["batch"],
-                            files, pages, [list(f) for f in extra.get("roster", [])])
+            self._doc, self._extra = doc, engine_extra(doc, self.modules)
+        return self._extra
+
+    def html(self, doc: dict, standalone: bool) -> str:
+        return self.renderer.sheet(doc, standalone, self.extra(doc))
+
+    def pdf(self, html: str, what: str) -> bytes:
+        return self.maker().render(html, what).pdf
 
     def cover(self, party: dict):
-        return self.pdf.render(self.html.cover(party), "party cover")
+        return self.maker().render(self.renderer.cover(party), "party cover")
 
 
-def _write(folder: Path, name: str, data: str | bytes) -> str:
-    atomic_write(inside(folder, name), data)
-    return name
+# --- the worker side -------------------------------------------------------
+
+_WORKER: SheetRenderer | None = None
+_WORKER_FORMATS: dict[str, Format] = {}
+_INIT_ERROR: Exception | None = None  # raised by the worker's first task (a failing initializer would respawn forever)
 
 
-def _init(template_dir: Path | None, paper: str, pdf: bool, modules: tuple) -> None:
-    global _WORKER, _INIT_ERROR
+def _init(options: SheetOptions, formats: tuple[Format, ...], modules: tuple) -> None:
+    global _WORKER, _WORKER_FORMATS, _INIT_ERROR
     try:
-        _WORKER = _Worker(template_dir, paper, pdf, modules)
+        _WORKER_FORMATS = {f.name: f for f in formats}
+        _WORKER = SheetRenderer(options.template_dir, options.paper, PARTY_PDF in batch_files(formats), modules)
     except Exception as e:  # noqa: BLE001 - handed to the main process with the first task
         _INIT_ERROR = e
 
 
-def _ready() -> _Worker:
+def _ready() -> SheetRenderer:
     if _INIT_ERROR is not None:
         raise _INIT_ERROR
     return _WORKER
 
 
-def _sheet(stem: str, doc: dict, folder: Path, formats: tuple[str, ...], files: dict) -> SheetSummary:
-    return _ready().sheet(stem, doc, folder, formats, files)
+def _sheet(folder: Path, task: SheetTask) -> Drawn:
+    renderer = _ready()
+    return draw(renderer, _WORKER_FORMATS, folder, task)
+
+
+def draw(renderer: SheetRenderer, formats: dict[str, Format], folder: Path, task: SheetTask) -> Drawn:
+    """Draw ``task``'s sheet formats into ``folder`` (in this process)."""
+    digests = {}
+    for name in task.draw:
+        data = formats[name].to_bytes(task.doc, renderer)
+        atomic_write(inside(folder, task.files[name]), data)
+        digests[name] = hashlib.sha256(data).hexdigest()
+    return Drawn(digests, [list(f) for f in renderer.extra(task.doc).get("roster", [])])
 
 
 def _cover(party: dict):
@@ -130,60 +175,112 @@ def _cover(party: dict):
 
 # --- the main side ---------------------------------------------------------
 
-def _pool(options: SheetOptions, modules: tuple):
+def _pool(options: SheetOptions, formats: tuple[Format, ...], modules: tuple):
     context = multiprocessing.get_context("forkserver")
-    pdf = "pdf" in options.formats
+    pdf = PARTY_PDF in batch_files(formats)
     context.set_forkserver_preload(["chargen.render.bundle"] + (["chargen.render.pdf"] if pdf else []))
-    return context.Pool(options.workers, _init, (options.template_dir, options.paper, pdf, modules),
-                        maxtasksperchild=RECYCLE)
+    return context.Pool(options.workers, _init, (options, formats, modules), maxtasksperchild=RECYCLE)
 
 
-def _in_order(pool, tasks: Iterable[tuple], window: int) -> Iterator[SheetSummary]:
-    """Results of ``_sheet`` over ``tasks``, in order, with at most ``window`` tasks in flight."""
+def _in_order(pool, folder: Path, tasks: Iterable[SheetTask], window: int) -> Iterator[tuple[SheetTask, Drawn]]:
+    """``(task, drawn)`` for ``tasks``, in order, with at most ``window`` tasks in flight."""
     pending: deque = deque()
     for task in tasks:
-        pending.append(pool.apply_async(_sheet, task))
+        pending.append((task, pool.apply_async(_sheet, (folder, task))))
         if len(pending) >= window:
-            yield pending.popleft().get()
+            task, result = pending.popleft()
+            yield task, result.get()
     while pending:
-        yield pending.popleft().get()
+        task, result = pending.popleft()
+        yield task, result.get()
+
+
+def check_templates(options: SheetOptions, formats: tuple[Format, ...]) -> None:
+    """Fail before anything is written when the templates folder cannot serve these formats."""
+    from chargen.render.html import HtmlRenderer
+    from chargen.render.templates import TemplateSet
+
+    templates = TemplateSet.load(options.template_dir)
+    HtmlRenderer(templates, options.paper)
+    templates.stylesheet()
+    if any(f.name == "html" for f in formats):
+        templates.inline_stylesheet()
+
+
+class SheetStage:
+    """The sheet formats of one batch (a context manager: the worker pool and party.pdf's partial file).
+
+    ``formats`` are the sheet formats; ``modules`` the rules modules the characters
+    were made with, when the caller has them (a sheet that shows odds needs the
+    character's own rules; without them, only built-in modules without house rules can be shown).
+    """
+
+    def __init__(self, folder: Path, options: SheetOptions, formats: tuple[Format, ...], modules: tuple = ()):
+        self.folder, self.options, self.formats, self.modules = folder, options, formats, tuple(modules)
+        self.batch_files = batch_files(formats)
+        self.sheets: list[SheetSummary] = []
+        self.pool = None
+        self.party: PartyPdf | None = None
+
+    def __enter__(self) -> SheetStage:
+        self.pool = _pool(self.options, self.formats, self.modules)
+        if PARTY_PDF in self.batch_files:
+            self.party = PartyPdf(self.folder, self.options)
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        if exc_type is None:
+            self.pool.close()
+        else:
+            self.pool.terminate()
+        if self.party:
+            self.party.discard()
+        self.pool.join()
+
+    def draw(self, tasks: Iterable[SheetTask]) -> Iterator[tuple[SheetTask, Drawn]]:
+        """Draw ``tasks`` (in order), appending each sheet to party.pdf as it completes."""
+        for task, drawn in _in_order(self.pool, self.folder, tasks, 2 * self.options.workers + 2):
+            pages = self.party.add(self.folder / task.files["pdf"], task.doc["identity"]["name"]) if self.party else 0
+            doc = task.doc
+            self.sheets.append(SheetSummary(task.stem, doc["seed"]["index"], doc["identity"]["name"],
+                                            f"{doc['system']['name']} {doc['system']['version']}",
+                                            doc["seed"]["batch"], dict(task.files), pages, drawn.roster))
+            yield task, drawn
+
+    def finish(self) -> dict[str, str]:
+        """Write the batch files (party.pdf, then index.html); their sha256, by name."""
+        out: dict[str, str] = {}
+        links = {}
+        if self.party and self.sheets:
+            out[PARTY_PDF] = self.party.finish(self.pool, self.sheets)
+            links["party_pdf"] = PARTY_PDF
+        if INDEX_HTML in self.batch_files:
+            out[INDEX_HTML] = write_index(self.sheets, links, self.folder, self.options)
+        return out
 
 
 def write_sheets(characters: Iterable[tuple[str, dict, dict]], folder: Path, options: SheetOptions,
                  progress: Callable[[int], None] | None = None, modules: tuple = ()) -> BundleResult:
-    """Render ``(stem, document, data files written)`` into ``folder``, then party.pdf and index.html.
-
-    ``modules`` are the rules modules the characters were made with, when the
-    caller has them (a sheet that shows odds needs the character's own rules;
-    without them, only built-in modules without house rules can be shown).
-    Each sheet PDF goes into party.pdf as soon as it is written, while the
-    workers lay out the next ones; the cover is laid out last and put first.
-    """
-    formats = tuple(f for f in options.formats if f in SHEET_FORMATS)
+    """Render ``(stem, document, files written)`` into ``folder``, then party.pdf and index.html
+    (``chargen render``: saved characters, no manifest)."""
+    formats = tuple(FORMATS[f] for f in options.formats if f in SHEET_FORMATS)
     result = BundleResult()
     if not formats:
         return result
-    pool = _pool(options, tuple(modules))
-    party = PartyPdf(folder, options) if "pdf" in formats else None
-    try:
-        tasks = ((stem, doc, folder, formats, files) for stem, doc, files in characters)
-        for summary in _in_order(pool, tasks, 2 * options.workers + 2):
-            result.sheets.append(summary)
-            if party:
-                party.add(summary)
+
+    def tasks() -> Iterator[SheetTask]:
+        for stem, doc, files in characters:
+            yield SheetTask(stem, doc, {**files, **{f.name: f.file_name(stem) for f in formats}},
+                            tuple(f.name for f in formats))
+
+    with SheetStage(folder, options, formats, modules) as stage:
+        for _ in stage.draw(tasks()):
             if progress:
                 progress(1)
-        if party and result.sheets:
-            result.files["party_pdf"] = party.finish(pool, result.sheets)
-        pool.close()
-    except BaseException:
-        pool.terminate()
-        raise
-    finally:
-        if party:
-            party.discard()
-        pool.join()
-    result.files["index_html"] = write_index(result, folder, options)
+        written = stage.finish()
+    result.sheets = stage.sheets
+    result.files = {key: name for key, name in (("party_pdf", PARTY_PDF), ("index_html", INDEX_HTML))
+                    if name in written}
     return result
 
 
@@ -199,7 +296,7 @@ def party_summary(sheets: list[SheetSummary], options: SheetOptions) -> dict:
         roster.append({"index": s.index, "name": s.name, "system": s.system, "seed": s.batch_seed,
                        "files": s.files, "pages": s.pages, "page": page, "figures": s.roster})
         page += s.pages
-    return {"name": options.party_name or DEFAULT_PARTY_NAME,
+    return {"name": options.title,
             "systems": list(dict.fromkeys(s.system for s in sheets)),
             "seeds": list(dict.fromkeys(s.batch_seed for s in sheets)),
             "characters": roster, "count": len(sheets), "sheet_pages": page - 1, "files": {}}
@@ -221,13 +318,15 @@ class PartyPdf:
         self.target = inside(folder, PARTY_PDF)
         self.tmp = folder / f".tmp-{PARTY_PDF}.part"
         self.file = open(self.tmp, "wb")  # noqa: SIM115 - closed by finish() or discard()
-        self.writer = PdfConcatenator(self.file, options.party_name or DEFAULT_PARTY_NAME)
+        self.writer = PdfConcatenator(self.file, options.title)
 
-    def add(self, sheet: SheetSummary) -> None:
-        self.writer.add(self.folder / sheet.files["pdf"], sheet.name)
+    def add(self, path: Path, name: str) -> int:
+        """Append one sheet PDF; its page count."""
+        return self.writer.add(path, name)
 
     def finish(self, pool, sheets: list[SheetSummary]) -> str:
         """Lay out the cover, a page's worth of roster rows per document, in parallel; put it first.
+        Returns party.pdf's sha256.
 
         One long document would hold every cover page in memory at once (a
         thousand-row roster: over 300 MiB) and lay out ever slower page by page.
@@ -237,13 +336,12 @@ class PartyPdf:
         covers = [pool.apply_async(_cover, ({**party, "characters": rows, "part": k, "parts": len(parts)},))
                   for k, rows in enumerate(parts)]
         for k, cover in enumerate(covers):
-            self.writer.add(cover.get().pdf, self.options.party_name or DEFAULT_PARTY_NAME if k == 0 else None,
-                            front=True)
+            self.writer.add(cover.get().pdf, self.options.title if k == 0 else None, front=True)
         self.writer.close()
         self.file.close()
         os.chmod(self.tmp, 0o644)
         os.replace(self.tmp, self.target)
-        return PARTY_PDF
+        return self.writer.digest.hexdigest()
 
     def discard(self) -> None:
         """Close and remove the partial file (after finish, there is none)."""
@@ -251,64 +349,20 @@ class PartyPdf:
         self.tmp.unlink(missing_ok=True)
 
 
-def write_index(result: BundleResult, folder: Path, options: SheetOptions) -> str:
+def write_index(sheets: list[SheetSummary], links: dict, folder: Path, options: SheetOptions) -> str:
+    """index.html for ``sheets`` (``links``: party_pdf when there is one); its sha256."""
     from chargen.render.html import HtmlRenderer
     from chargen.render.templates import TemplateSet
 
-    party = party_summary(result.sheets, options)
-    party["files"] = dict(result.files)
-    html = HtmlRenderer(TemplateSet.load(options.template_dir), options.paper).index(party)
-    return _write(folder, INDEX_HTML, html)
-
-
-def write_batch_sheets(module, batch_seed: int, entries: list[dict], folder: Path, options: SheetOptions,
-                       progress: Callable[[int], None] | None = None) -> BundleResult:
-    """The sheets of a batch whose data files (and manifest) :func:`chargen.batch.write_batch` wrote.
-
-    Each character is made again from the seed (the same document, byte for
-    byte, and far cheaper than reading it back); the manifest then records the
-    sheet formats, paper and bundle files under ``sheets``, so ``--resume``
-    knows to render them.
-    """
-    import json
-
-    from chargen.generate import make_character
-    from chargen.output import MANIFEST, character_stem, write_manifest
-
-    def characters() -> Iterator[tuple[str, dict, dict]]:
-        for entry in entries:
-            doc = make_character(module, batch_seed, entry["index"])
-            yield character_stem(entry["index"], doc["identity"]["name"]), doc, entry["files"]
-
-    result = write_sheets(characters(), folder, options, progress, (module,))
-    manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))  # written by write_batch just now
-    manifest["sheets"] = {"formats": list(options.formats), "paper": options.paper,
-                          "party_name": options.party_name or DEFAULT_PARTY_NAME, **result.files}
-    write_manifest(folder, manifest)
-    return result
-
-
-def recorded_sheets(folder: Path) -> dict:
-    """The sheet options a batch's manifest records: formats, paper, party_name (empty for data only)."""
-    from chargen.output import read_manifest
-
-    sheets = read_manifest(folder).get("sheets")
-    if not isinstance(sheets, dict) or not isinstance(sheets.get("formats"), list):
-        return {}
-    out = {"formats": tuple(f for f in sheets["formats"] if f in SHEET_FORMATS)}
-    if sheets.get("paper") in ("a4", "letter"):
-        out["paper"] = sheets["paper"]
-    if isinstance(sheets.get("party_name"), str):
-        out["party_name"] = sheets["party_name"]
-    return out
+    party = party_summary(sheets, options)
+    party["files"] = dict(links)
+    data = HtmlRenderer(TemplateSet.load(options.template_dir), options.paper).index(party).encode("utf-8")
+    atomic_write(inside(folder, INDEX_HTML), data)
+    return hashlib.sha256(data).hexdigest()
 
 
 def render_single(doc: dict, fmt: str, options: SheetOptions, modules: tuple = ()) -> str | bytes:
     """One character's sheet as standalone HTML text or PDF bytes, in this process."""
-    from chargen.render.html import engine_extra
-
-    worker = _Worker(options.template_dir, options.paper, fmt == "pdf", tuple(modules))
-    extra = engine_extra(doc, worker.modules)
-    if fmt == "html":
-        return worker.html.sheet(doc, True, extra)
-    return worker.pdf.render(worker.html.sheet(doc, False, extra), f"sheet of '{doc['identity']['name']}'").pdf
+    renderer = SheetRenderer(options.template_dir, options.paper, fmt == "pdf", tuple(modules))
+    data = FORMATS[fmt].to_bytes(doc, renderer)
+    return data.decode("utf-8") if fmt == "html" else data

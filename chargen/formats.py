@@ -1,0 +1,158 @@
+"""Output formats: one small class each, in one registry.
+
+A format (like a Sphinx builder) has a ``name`` (what ``--format`` takes), a
+file ``suffix``, whether it writes one file per character (``per_character``:
+all four built-in ones do), the per-batch files it asks for (``batch_files``:
+a pdf batch gets ``party.pdf`` and ``index.html``, an html batch
+``index.html``), and :meth:`Format.to_bytes`, a character document to the
+file's bytes.
+
+A *sheet* format (``sheet = True``) needs a :class:`Renderer`, set up once per
+process (WeasyPrint's fonts, the parsed stylesheet), to make its bytes;
+:mod:`chargen.render.bundle` draws sheet formats in worker processes, each
+with its own renderer. A data format needs nothing and is written by the
+batch's own process. Nothing here imports the renderer, so reading the
+registry (the CLI's ``--format`` help) stays cheap.
+
+:data:`FORMATS` is the registry, by name, in registration order;
+:func:`register` adds one. :func:`chargen.batch.write_batch` writes any of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import ClassVar, Protocol
+
+from chargen.errors import OutputError
+
+PARTY_PDF = "party.pdf"
+INDEX_HTML = "index.html"
+BATCH_FILES = (PARTY_PDF, INDEX_HTML)  # the per-batch files there are, in the order they are written
+
+
+class Renderer(Protocol):
+    """What a sheet format draws with: one per process, reused for every sheet."""
+
+    def html(self, doc: dict, standalone: bool) -> str: ...
+
+    def pdf(self, html: str, what: str) -> bytes: ...
+
+
+class Format:
+    """One output format; subclasses set the class attributes and :meth:`to_bytes`."""
+
+    name: ClassVar[str]
+    suffix: ClassVar[str]
+    per_character: ClassVar[bool] = True
+    batch_files: ClassVar[tuple[str, ...]] = ()
+    sheet: ClassVar[bool] = False  # needs a Renderer
+
+    def to_bytes(self, doc: dict, renderer: Renderer | None = None) -> bytes:
+        raise NotImplementedError
+
+    def file_name(self, stem: str) -> str:
+        return stem + self.suffix
+
+    def __repr__(self) -> str:
+        return f"<format {self.name}>"
+
+
+class JsonFormat(Format):
+    name, suffix = "json", ".json"
+
+    def to_bytes(self, doc: dict, renderer: Renderer | None = None) -> bytes:
+        from chargen.serialize import to_json
+
+        return to_json(doc).encode("utf-8")
+
+
+class YamlFormat(Format):
+    name, suffix = "yaml", ".yaml"
+
+    def to_bytes(self, doc: dict, renderer: Renderer | None = None) -> bytes:
+        from chargen.serialize import to_yaml
+
+        return to_yaml(doc).encode("utf-8")
+
+
+class HtmlFormat(Format):
+    """A standalone sheet: stylesheet and fonts inside the file."""
+
+    name, suffix, sheet = "html", ".html", True
+    batch_files = (INDEX_HTML,)
+
+    def to_bytes(self, doc: dict, renderer: Renderer | None = None) -> bytes:
+        return _renderer(renderer, self).html(doc, True).encode("utf-8")
+
+
+class PdfFormat(Format):
+    name, suffix, sheet = "pdf", ".pdf", True
+    batch_files = (PARTY_PDF, INDEX_HTML)
+
+    def to_bytes(self, doc: dict, renderer: Renderer | None = None) -> bytes:
+        r = _renderer(renderer, self)
+        return r.pdf(r.html(doc, False), f"sheet of '{doc['identity']['name']}'")
+
+
+def _renderer(renderer: Renderer | None, fmt: Format) -> Renderer:
+    """The renderer given, else one with the built-in templates on A4 (made for this call)."""
+    if renderer is not None:
+        return renderer
+    from chargen.render.bundle import SheetRenderer
+
+    return SheetRenderer(pdf=fmt.name == "pdf")
+
+
+@dataclass(frozen=True)
+class WriterFormat(Format):
+    """A data format from a plain function (document to text or bytes), the file named ``<stem>.<name>``."""
+
+    name: str  # type: ignore[misc]
+    write: Callable[[dict], str | bytes]
+
+    @property
+    def suffix(self) -> str:  # type: ignore[override]
+        return f".{self.name}"
+
+    def to_bytes(self, doc: dict, renderer: Renderer | None = None) -> bytes:
+        data = self.write(doc)
+        return data.encode("utf-8") if isinstance(data, str) else data
+
+
+FORMATS: dict[str, Format] = {}
+
+
+def register(fmt: Format) -> Format:
+    """Add ``fmt`` to :data:`FORMATS` (a name already taken is an error)."""
+    if fmt.name in FORMATS:
+        raise ValueError(f"format '{fmt.name}' is already registered ({FORMATS[fmt.name]!r})")
+    if not fmt.name.isidentifier() or not fmt.suffix.startswith("."):
+        raise ValueError(f"format '{fmt.name}': a name must be a word and its suffix start with '.'")
+    FORMATS[fmt.name] = fmt
+    return fmt
+
+
+for _fmt in (JsonFormat(), YamlFormat(), HtmlFormat(), PdfFormat()):
+    register(_fmt)
+
+
+def names(sheet: bool | None = None) -> tuple[str, ...]:
+    """The registered formats' names (only the sheet, or only the data, formats if ``sheet`` is given)."""
+    return tuple(n for n, f in FORMATS.items() if sheet is None or f.sheet == sheet)
+
+
+def resolve(wanted: Iterable[str], table: dict[str, Format] | None = None) -> tuple[Format, ...]:
+    """The formats named ``wanted`` from ``table`` (default :data:`FORMATS`); an unknown one is an error."""
+    table = FORMATS if table is None else table
+    wanted = tuple(wanted)
+    unknown = [n for n in wanted if n not in table]
+    if unknown:
+        raise OutputError(f"no writer for format {', '.join(unknown)} (known: {', '.join(table)})")
+    return tuple(table[n] for n in wanted)
+
+
+def batch_files(formats: Iterable[Format]) -> tuple[str, ...]:
+    """The per-batch files ``formats`` ask for, in the order they are written (party.pdf first)."""
+    asked = {name for f in formats for name in f.batch_files}
+    return tuple(name for name in BATCH_FILES if name in asked)
