@@ -1,0 +1,183 @@
+"""Batches with sheets: one pipeline for every format; a batch stopped while its sheets are drawn
+says so in its manifest, and --resume finishes it with the bytes of an uninterrupted run."""
+
+import hashlib
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from chargen import batch as batchmod
+from chargen.cli import cli
+from chargen.render import pdfmerge
+from chargen.render.templates import builtin_dir
+
+COUNT = 4
+JSON_PDF = ["generate", "--seed", "5", "--count", COUNT, "--format", "json,pdf", "--jobs", "2"]
+PDF = ["generate", "--system", "kotm", "--seed", "6", "--count", COUNT, "--format", "pdf", "--jobs", "2"]
+
+
+def run(*args):
+    return CliRunner().invoke(cli, [str(a) for a in args])
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def watch_manifests(monkeypatch, folder: Path) -> list[tuple[dict, set[str]]]:
+    """Every manifest the batch writes, with the names of the files in the folder at that moment."""
+    seen = []
+    real = batchmod.write_manifest
+
+    def spy(where, manifest):
+        real(where, manifest)
+        seen.append((json.loads((folder / "manifest.json").read_text()), {p.name for p in folder.iterdir()}))
+
+    monkeypatch.setattr(batchmod, "write_manifest", spy)
+    return seen
+
+
+def assert_true_manifest(manifest: dict, present: set[str], folder: Path | None = None) -> None:
+    """Complete only if every file asked for exists; every listed file exists (with its sha256)."""
+    listed = [name for c in manifest["characters"] for name in c["files"].values()]
+    assert set(listed) <= present
+    if folder is not None:
+        for c in manifest["characters"]:
+            assert c["sha256"] == {f: sha256((folder / n).read_bytes()) for f, n in c["files"].items()}
+    if manifest["complete"]:
+        assert len(manifest["characters"]) == manifest["count"]
+        assert {"party.pdf", "index.html"} <= present and set(manifest["batch_files"]) == {"party.pdf", "index.html"}
+
+
+@pytest.fixture(scope="module")
+def whole(tmp_path_factory) -> dict[str, dict[str, bytes]]:
+    """The uninterrupted runs, with every manifest they wrote checked against the folder."""
+    out = {}
+    for name, args in (("json,pdf", JSON_PDF), ("pdf", PDF)):
+        folder = tmp_path_factory.mktemp("whole") / name
+        with pytest.MonkeyPatch.context() as mp:
+            seen = watch_manifests(mp, folder)
+            assert run(*args, "-o", folder).exit_code == 0
+        assert [m["complete"] for m, _ in seen] == [False] * (len(seen) - 1) + [True]
+        for manifest, present in seen:
+            assert_true_manifest(manifest, present)
+        assert_true_manifest(seen[-1][0], seen[-1][1], folder)
+        out[name] = snapshot(folder)
+    return out
+
+
+def interrupt_after(monkeypatch, sheets: int) -> None:
+    """Ctrl-C in the main process while it appends sheet ``sheets + 1`` to party.pdf."""
+    real = pdfmerge.PdfConcatenator.add
+    calls = []
+
+    def add(self, source, bookmark=None, front=False):
+        calls.append(source)
+        if len(calls) > sheets:
+            raise KeyboardInterrupt
+        return real(self, source, bookmark, front)
+
+    monkeypatch.setattr(pdfmerge.PdfConcatenator, "add", add)
+
+
+@pytest.mark.parametrize("kind, args, system, seed", [("json,pdf", JSON_PDF, "d100", 5), ("pdf", PDF, "kotm", 6)])
+def test_ctrl_c_while_sheets_are_drawn_then_resume_gives_the_same_bytes(kind, args, system, seed, whole, tmp_path,
+                                                                        monkeypatch):
+    out = tmp_path / "out"
+    interrupt_after(monkeypatch, 2)
+    seen = watch_manifests(monkeypatch, out)
+    r = run(*args, "-o", out)
+    monkeypatch.undo()
+    assert r.exit_code == 130
+    assert r.stderr == (f"Error: batch incomplete: interrupted; 2 of {COUNT} characters complete in '{out}'; "
+                        "run the same command with --resume to finish it\n")
+    assert seen and not any(m["complete"] for m, _ in seen)  # never said complete
+    for manifest, present in seen:
+        assert_true_manifest(manifest, present)
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["formats"] == kind.split(",") and [c["index"] for c in manifest["characters"]] == [0, 1]
+    assert not (out / "party.pdf").exists() and not [p for p in out.iterdir() if p.name.endswith(".part")]
+    r = run("generate", "-o", out, "--resume", "--jobs", "1")  # any --jobs: the same bytes
+    assert r.exit_code == 0, r.output
+    assert r.stderr == (f"chargen: resumed: wrote 2 more {system} characters and 2 sheets (seed {seed}) to {out}; "
+                        f"{COUNT} of {COUNT} complete\n")
+    assert snapshot(out) == whole[kind]
+
+
+def test_a_batch_of_sheets_only_records_its_format(whole, tmp_path):
+    manifest = json.loads(whole["pdf"]["manifest.json"])
+    assert manifest["formats"] == ["pdf"] and manifest["complete"] is True
+    assert manifest["characters"][0]["files"] == {"pdf": manifest["characters"][0]["files"]["pdf"]}
+    out = tmp_path / "pdf"
+    out.mkdir()
+    for name, data in whole["pdf"].items():
+        (out / name).write_bytes(data)
+    r = run("generate", "-o", out, "--resume")
+    assert r.exit_code == 0 and r.stderr == f"chargen: the batch in {out} is already complete ({COUNT} characters)\n"
+
+
+def test_a_lost_sheet_or_party_pdf_is_made_again(whole, tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    for name, data in whole["json,pdf"].items():
+        (out / name).write_bytes(data)
+    (out / "party.pdf").unlink()
+    next(out.glob("0002-*.pdf")).unlink()
+    r = run("generate", "-o", out, "--resume")
+    assert r.exit_code == 0
+    assert "wrote 0 more d100 characters and 1 sheet " in r.stderr
+    assert snapshot(out) == whole["json,pdf"]
+
+
+def test_a_failing_sheet_stops_the_batch_and_resume_finishes_it(tmp_path):
+    templates = tmp_path / "tpl"
+    shutil.copytree(builtin_dir(), templates, ignore=shutil.ignore_patterns("__init__.py", "__pycache__"))
+    sheet = templates / "kotm.html.j2"
+    good = sheet.read_text()
+    args = ["generate", "--system", "kotm", "--seed", "3", "--count", 3, "--format", "html,pdf",
+            "--template-dir", templates, "--jobs", 2]
+    assert run(*args, "-o", tmp_path / "whole").exit_code == 0
+    sheet.write_text("{% if c.seed.index == 1 %}{{ c.no_such_field }}{% endif %}" + good)
+    out = tmp_path / "out"
+    r = run(*args, "-o", out)
+    assert r.exit_code == 1
+    assert r.stderr.startswith("Error: batch incomplete: ") and "no_such_field" in r.stderr
+    assert r.stderr.endswith(f"; 1 of 3 characters complete in '{out}'; run the same command with --resume to finish it\n")
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["complete"] is False and manifest["batch_files"] == {}
+    sheet.write_text(good)
+    assert run("generate", "-o", out, "--resume", "--template-dir", templates).exit_code == 0
+    assert snapshot(out) == snapshot(tmp_path / "whole")
+
+
+def test_resume_refuses_other_sheet_options(whole, tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    for name, data in whole["json,pdf"].items():
+        (out / name).write_bytes(data)
+    for extra, message in ((["--paper", "letter"], "--paper: a4 in the manifest, letter now"),
+                           (["--party-name", "Others"], "--party-name: The party in the manifest, Others now"),
+                           (["--format", "json"], "--format: json,pdf in the manifest, json now")):
+        r = run("generate", "-o", out, "--resume", *extra)
+        assert r.exit_code == 1
+        assert r.stderr == f"Error: cannot resume: '{out}' holds a different batch ({message})\n"
+
+
+def test_a_manifest_of_the_earlier_layout_is_refused(tmp_path):
+    out = tmp_path / "old"
+    assert run("generate", "--seed", "1", "--count", "2", "-o", out).exit_code == 0
+    manifest = json.loads((out / "manifest.json").read_text())
+    manifest["sheets"] = {"formats": ["pdf"], "paper": "a4", "party_name": "The party"}
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    r = run("generate", "-o", out, "--resume")
+    assert r.exit_code == 1
+    assert r.stderr == (f"Error: {out / 'manifest.json'}: sheets: a manifest of an earlier chargen, which recorded "
+                        "the sheets apart (and could call a batch complete before its sheets were drawn); it cannot "
+                        "be resumed: make the batch again with --force\n")

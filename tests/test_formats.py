@@ -1,0 +1,89 @@
+"""The format registry: every registered format turns a character into its file's bytes,
+declares its batch files, and is what --format offers."""
+
+import io
+import json
+
+import pypdf
+import pytest
+from click.testing import CliRunner
+
+from chargen import formats
+from chargen.batch import write_batch
+from chargen.cli import cli
+from chargen.formats import BATCH_FILES, FORMATS, Format, batch_files, register
+from chargen.generate import make_character
+from chargen.render.bundle import SheetRenderer
+from chargen.render.html import HtmlRenderer
+from chargen.render.templates import TemplateSet
+from chargen.serialize import parse_document
+
+
+@pytest.fixture(scope="module")
+def doc(d100):
+    return make_character(d100, 42, 3)
+
+
+@pytest.fixture(scope="module")
+def renderer():
+    return SheetRenderer()
+
+
+@pytest.mark.parametrize("fmt", FORMATS.values(), ids=list(FORMATS))
+def test_every_format_makes_its_file(fmt, doc, renderer):
+    data = fmt.to_bytes(doc, renderer if fmt.sheet else None)
+    assert isinstance(data, bytes) and data
+    assert fmt.suffix == f".{fmt.name}" and fmt.per_character
+    assert fmt.file_name("0003-faxi-the-grim") == f"0003-faxi-the-grim.{fmt.name}"
+    assert set(fmt.batch_files) <= set(BATCH_FILES) and bool(fmt.batch_files) == fmt.sheet
+    if not fmt.sheet:  # data: parses back to the document
+        assert parse_document(data.decode("utf-8"), fmt.name) == doc
+    elif fmt.name == "html":  # the standalone sheet
+        assert data.decode("utf-8") == HtmlRenderer(TemplateSet.load()).sheet(doc)
+    else:
+        reader = pypdf.PdfReader(io.BytesIO(data))
+        assert len(reader.pages) == 1 and doc["identity"]["name"] in reader.pages[0].extract_text()
+
+
+def test_sheet_formats_declare_the_batch_files():
+    assert FORMATS["pdf"].batch_files == ("party.pdf", "index.html")
+    assert FORMATS["html"].batch_files == ("index.html",)
+    assert batch_files([FORMATS["json"]]) == ()
+    assert batch_files([FORMATS["html"], FORMATS["pdf"]]) == ("party.pdf", "index.html")  # party.pdf first
+
+
+def test_format_help_and_parsing_come_from_the_registry():
+    help_text = " ".join(CliRunner().invoke(cli, ["generate", "--help"]).output.split())
+    assert f"Comma list of: {', '.join(FORMATS)}." in help_text
+    r = CliRunner().invoke(cli, ["generate", "--format", "docx"])
+    assert r.exit_code == 2 and f"expected a comma list of: {', '.join(FORMATS)}" in r.output
+
+
+class Upper(Format):
+    name, suffix = "txt", ".txt"
+
+    def to_bytes(self, doc, renderer=None):
+        return doc["identity"]["name"].upper().encode()
+
+
+@pytest.fixture
+def txt():
+    fmt = register(Upper())
+    yield fmt
+    del formats.FORMATS["txt"]
+
+
+def test_a_registered_format_is_written_by_a_batch(txt, d100, tmp_path):
+    result = write_batch(d100, 42, range(2), tmp_path, ("json", "txt"))
+    entry = result.written[1]
+    assert list(entry["files"]) == ["json", "txt"]
+    assert (tmp_path / entry["files"]["txt"]).read_text() == entry["name"].upper()
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    assert manifest["formats"] == ["json", "txt"] and "batch_files" not in manifest
+    r = CliRunner().invoke(cli, ["generate", "--seed", "42", "--format", "txt", "-o", str(tmp_path / "cli")])
+    assert r.exit_code == 0, r.output
+
+
+def test_a_name_is_registered_once(txt):
+    with pytest.raises(ValueError, match="format 'txt' is already registered"):
+        register(Upper())
