@@ -149,7 +149,8 @@ def test_a_failing_sheet_stops_the_batch_and_resume_finishes_it(tmp_path):
     r = run(*args, "-o", out)
     assert r.exit_code == 1
     assert r.stderr.startswith("Error: batch incomplete: ") and "no_such_field" in r.stderr
-    assert r.stderr.endswith(f"; 1 of 3 characters complete in '{out}'; run the same command with --resume to finish it\n")
+    assert r.stderr.endswith(f"; 1 of 3 characters complete in '{out}'; "
+                             "run the same command with --resume to finish it\n")
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["complete"] is False and manifest["batch_files"] == {}
     sheet.write_text(good)
