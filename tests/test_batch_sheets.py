@@ -182,3 +182,34 @@ def test_a_manifest_of_the_earlier_layout_is_refused(tmp_path):
     assert r.stderr == (f"Error: {out / 'manifest.json'}: sheets: a manifest of an earlier chargen, which recorded "
                         "the sheets apart (and could call a batch complete before its sheets were drawn); it cannot "
                         "be resumed: make the batch again with --force\n")
+
+
+def test_a_real_ctrl_c_while_sheets_are_drawn(whole, tmp_path):
+    """SIGINT to a running ``chargen generate`` process once its manifest lists a character."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "out"
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent)}
+    args = [str(a) for a in JSON_PDF[:-1]] + ["1", "-o", str(out)]  # --jobs 1: slow enough to stop part-way
+    proc = subprocess.Popen([sys.executable, "-m", "chargen", *args], env=env, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            if json.loads((out / "manifest.json").read_text())["characters"]:
+                break
+        except (OSError, ValueError):
+            pass
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["complete"] is False and len(manifest["characters"]) >= 1
+    assert f"characters complete in '{out}'; run the same command with --resume to finish it" in err
+    assert not (out / "party.pdf").exists()
+    assert run("generate", "-o", out, "--resume").exit_code == 0
+    assert snapshot(out) == whole["json,pdf"]
