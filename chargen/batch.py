@@ -25,17 +25,20 @@ import hashlib
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from chargen import __version__
 from chargen.errors import ChargenError, OutputError
 from chargen.formats import Format, WriterFormat, batch_files, resolve
 from chargen.generate import SCHEMA_VERSION, make_character
 from chargen.manifest import ResumeState, resume_state
-from chargen.manifest import plan_resume as plan_resume
 from chargen.output import MANIFEST_SCHEMA, atomic_write, character_stem, inside, write_manifest
 from chargen.rules import RulesModule
 from chargen.seeds import SEED_DERIVATION
 from chargen.serialize import DUMPERS
+
+if TYPE_CHECKING:
+    from chargen.render.bundle import SheetOptions
 
 Writer = Callable[[dict], "str | bytes"]
 
@@ -65,7 +68,7 @@ def data_writers() -> dict[str, Writer]:
 
 
 def identity(module: RulesModule, batch_seed: int, indices: range, formats: tuple[Format, ...],
-             sheets=None) -> dict:
+             sheets: SheetOptions | None = None) -> dict:
     """What makes a batch the same batch: the manifest's fields that --resume checks
     (with ``sheets``, the options that change a sheet's bytes: paper and party name)."""
     ident = {
@@ -128,7 +131,7 @@ class _Record:
 
 def write_batch(module: RulesModule, batch_seed: int, indices: range, folder: Path, formats: tuple[str, ...],
                 progress: Callable[[int], None] | None = None, writers: Mapping[str, Writer] | None = None,
-                resume: bool = False, jobs: int = 1, sheets=None) -> BatchResult:
+                resume: bool = False, jobs: int = 1, sheets: SheetOptions | None = None) -> BatchResult:
     """Generate ``indices`` and write each in ``formats``; with ``resume``, only what is not done yet.
 
     ``formats`` are names in :data:`chargen.formats.FORMATS` (or, with
@@ -169,7 +172,7 @@ def _formats(names: tuple[str, ...], writers: Mapping[str, Writer] | None) -> tu
     return resolve(names, table)
 
 
-def _sheet_options(job: _Job, sheets):
+def _sheet_options(job: _Job, sheets: SheetOptions | None) -> SheetOptions | None:
     """The sheet options, checked against the templates before anything is written (None: no sheets)."""
     if not job.sheets:
         return None
@@ -248,7 +251,8 @@ def _can_fork() -> bool:
 # --- with sheet formats ---------------------------------------------------------------
 
 
-def _draw_batch(job: _Job, indices: range, state: ResumeState, record: _Record, options, progress) -> None:
+def _draw_batch(job: _Job, indices: range, state: ResumeState, record: _Record, options: SheetOptions,
+                progress: Callable[[int], None] | None) -> None:
     """Every character through the sheet stage, in order (a complete one only for party.pdf and
     index.html), then the batch files."""
     from chargen.render.bundle import SheetStage

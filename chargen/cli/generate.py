@@ -97,7 +97,7 @@ def _resume(ctx: click.Context, output: Path, overlays: tuple[Path, ...], rules_
     """Finish the batch in ``output``: options not given are the manifest's; one given must match it."""
     from dataclasses import replace
 
-    from chargen.batch import plan_resume
+    from chargen.manifest import plan_resume
     from chargen.rules import load_module
 
     p = ctx.params
@@ -126,7 +126,7 @@ def _stream(module, batch_seed: int, indices: range, fmts: tuple[str, ...], sing
 
     if len(fmts) != 1:
         raise click.UsageError("without -o, give exactly one --format (json, yaml, html or pdf)")
-    if fmts[0] in ("html", "pdf"):
+    if fmts[0] in SHEET_FORMATS:
         if len(indices) != 1:
             raise click.UsageError(f"without -o, {fmts[0]} is written for one character only (use -o DIR for a batch)")
         _sheet_to_stdout(make_character(module, batch_seed, indices[0]), fmts[0], options, (module,))
