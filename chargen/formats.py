@@ -20,6 +20,7 @@ registry (the CLI's ``--format`` help) stays cheap.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import ClassVar, Protocol
@@ -39,7 +40,7 @@ class Renderer(Protocol):
     def pdf(self, html: str, what: str) -> bytes: ...
 
 
-class Format:
+class Format(ABC):
     """One output format; subclasses set the class attributes and :meth:`to_bytes`."""
 
     name: ClassVar[str]
@@ -48,8 +49,9 @@ class Format:
     batch_files: ClassVar[tuple[str, ...]] = ()
     sheet: ClassVar[bool] = False  # needs a Renderer
 
+    @abstractmethod
     def to_bytes(self, doc: dict, renderer: Renderer | None = None) -> bytes:
-        raise NotImplementedError
+        """The file's bytes for ``doc`` (a sheet format draws with ``renderer``)."""
 
     def file_name(self, stem: str) -> str:
         return stem + self.suffix

@@ -202,9 +202,7 @@ def check_templates(options: SheetOptions, formats: tuple[Format, ...]) -> None:
 
     templates = TemplateSet.load(options.template_dir)
     HtmlRenderer(templates, options.paper)
-    templates.stylesheet()
-    if any(f.name == "html" for f in formats):
-        templates.inline_stylesheet()
+    templates.inline_stylesheet()  # reads the stylesheet and every file it names (fonts)
 
 
 class SheetStage:
@@ -223,9 +221,14 @@ class SheetStage:
         self.party: PartyPdf | None = None
 
     def __enter__(self) -> SheetStage:
-        self.pool = _pool(self.options, self.formats, self.modules)
         if PARTY_PDF in self.batch_files:
             self.party = PartyPdf(self.folder, self.options)
+        try:
+            self.pool = _pool(self.options, self.formats, self.modules)
+        except BaseException:
+            if self.party:
+                self.party.discard()
+            raise
         return self
 
     def __exit__(self, exc_type, exc, tb) -> None:
