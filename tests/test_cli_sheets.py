@@ -144,12 +144,14 @@ def test_render_two_files_without_output_is_a_usage_error(party):
 
 
 def test_a_broken_template_dir_fails_the_batch_with_one_error_line(tmp_path):
+    # A --template-dir overrides single files (the rest come from the built-in folder):
+    # its one broken stylesheet stops the batch with one line.
     (tmp_path / "tpl").mkdir()
-    (tmp_path / "tpl" / "base.html.j2").write_text("{% block sheet %}{% endblock %}")
+    (tmp_path / "tpl" / "sheet.css").write_text("@font-face { font-family: X; src: url(fonts/missing.otf) }")
     result = run("generate", "--seed", "1", "--format", "pdf", "-o", tmp_path / "out", "--template-dir",
                  tmp_path / "tpl", ok=False)
     assert result.exit_code == 1
-    assert result.output == f"Error: {(tmp_path / 'tpl').resolve()}: 'sheet.css' does not exist\n"
+    assert result.output == f"Error: {(tmp_path / 'tpl').resolve()}: 'fonts/missing.otf' does not exist\n"
     manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
     assert "sheets" not in manifest  # the data part completed; no sheets are recorded
 

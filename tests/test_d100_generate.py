@@ -123,10 +123,11 @@ def test_character_is_the_same_alone_or_in_a_batch(d100):
 
 
 def test_name_groups_replay_the_identity_rolls(d100):
-    """The fast replay used for name ranks gives the same sex and background as generation."""
-    from chargen.systems.d100.generate import _name_group
+    """The replay the name service ranks with gives the same background and sex as generation."""
+    from chargen import engines
+    from chargen.generate import _group_of
 
-    group_of = _name_group(d100.rules, 31)
+    group_of = _group_of(engines.require("d100").names, d100.rules, 31)
     for i in range(300):
         doc = make_character(d100, 31, i)
         assert group_of(i) == (doc["background"]["id"], doc["identity"]["sex"])

@@ -12,16 +12,17 @@ from __future__ import annotations
 
 from chargen.rules.check import Cursor
 from chargen.rules.tables import Banded
-from chargen.serialize import schema
+from chargen.serialize import envelope_schema
+from chargen.engines import read_schema
 
 Span = tuple[int, int]
 
 
 def limits() -> dict[str, Span]:
-    s = schema()["$defs"]
-    pct, char = s["percent"], s["d100"]["properties"]["characteristics"]["additionalProperties"]
+    envelope = envelope_schema()
+    pct, char = envelope["$defs"]["percent"], read_schema(__package__)["properties"]["characteristics"]["additionalProperties"]
     return {"percent": (pct["minimum"], pct["maximum"]), "characteristic": (char["minimum"], char["maximum"]),
-            "name": (1, schema()["properties"]["identity"]["properties"]["name"]["maxLength"])}
+            "name": (1, envelope["properties"]["identity"]["properties"]["name"]["maxLength"])}
 
 
 def span(row: Banded, lo: int, hi: int) -> Span:

@@ -6,8 +6,7 @@ the character is a plain dict in a fixed key order (the JSON document's body).
 
 from __future__ import annotations
 
-from chargen.dice import Roller, parse, roll_die
-from chargen.seeds import batch_rank, identity_rng, unique_name
+from chargen.dice import Roller, parse
 from chargen.systems.d100.rules import D100Rules
 from chargen.systems.d100.rules_kit import Background, Weapon
 
@@ -22,10 +21,11 @@ def signed(dice) -> str:
     return text if text.startswith("-") else "+" + text
 
 
-def generate(rules: D100Rules, roller: Roller, batch_seed: int, index: int) -> dict:
-    identity = Roller(identity_rng(batch_seed, index))
-    sex, background = roll_identity(rules, identity)
-    roller.log.extend(identity.log)
+def generate(rules: D100Rules, request, ctx) -> dict:
+    """One character's body; sex and background were drawn first by the name service (:func:`draw_identity`)."""
+    roller = ctx.roller
+    sex = ctx.identity["sex"]
+    background = next(bg for _, _, bg in rules.backgrounds.rows if bg.id == ctx.identity["background"])
     chars = roll_characteristics(rules, roller)
     combat = combat_abilities(rules, chars)
     locations = hit_locations(rules, combat["hit_points"])
@@ -35,7 +35,8 @@ def generate(rules: D100Rules, roller: Roller, batch_seed: int, index: int) -> d
     wear_armour(rules, locations, kit["armour"])
     return {
         "identity": {
-            "name": character_name(rules, background.id, sex, batch_seed, index),
+            "name": ctx.names.unique(rules.names[background.id].given[sex], rules.names[background.id].bynames,
+                                     rules.names[background.id].format),
             "sex": sex,
             "age": rules.age,
         },
@@ -55,23 +56,12 @@ def generate(rules: D100Rules, roller: Roller, batch_seed: int, index: int) -> d
     }
 
 
-def roll_identity(rules: D100Rules, roller: Roller) -> tuple[str, Background]:
-    """Sex and background: what a name depends on, rolled on the identity generator."""
+def draw_identity(rules: D100Rules, roller: Roller) -> dict[str, str]:
+    """Sex and background: what a name depends on, rolled on the identity generator
+    (background first in the mapping: the name list is the background's, then the sex's)."""
     sex = roller.choose(rules.sexes, "identity.sex")
-    return sex, rules.backgrounds.lookup(roller.roll(D100, "background"))
-
-
-def _name_group(rules: D100Rules, batch_seed: int):
-    """Background and sex of index ``i``: :func:`roll_identity`'s two rolls without a
-    Roller's logging, for speed (tests/test_d100_generate.py checks the two agree)."""
-    sexes, backgrounds = rules.sexes, rules.backgrounds
-
-    def group_of(i: int) -> tuple[str, str]:
-        rng = identity_rng(batch_seed, i)
-        sex = sexes[roll_die(rng, len(sexes)) - 1] if len(sexes) > 1 else sexes[0]
-        return backgrounds.lookup(roll_die(rng, 100)).id, sex
-
-    return group_of
+    background = rules.backgrounds.lookup(roller.roll(D100, "background"))
+    return {"background": background.id, "sex": sex}
 
 
 def roll_characteristics(rules: D100Rules, roller: Roller) -> dict[str, int]:
@@ -128,19 +118,6 @@ def starting_money(rules: D100Rules, bg: Background, roller: Roller) -> dict:
         "income_until_age": bg.income_until_age,
         "currency": rules.currency.get("abbr", ""),
     }
-
-
-def character_name(rules: D100Rules, background: str, sex: str, batch_seed: int, index: int) -> str:
-    """A name no other character of the batch has, while the list for its background and sex lasts.
-
-    The k-th character of a background and sex (k counted in index order) takes
-    the k-th entry of a permutation of that list's given x bynames, keyed by
-    the batch seed: unique for k below the list's size, and the same whether
-    the character is made alone or in its batch.
-    """
-    names = rules.names[background]
-    rank = batch_rank(rules, batch_seed, index, _name_group(rules, batch_seed))
-    return unique_name(f"names:{batch_seed}:{background}:{sex}", rank, names.given[sex], names.bynames, names.format)
 
 
 def usable(w: Weapon, chars: dict[str, int]) -> bool:

@@ -3,17 +3,23 @@
 from __future__ import annotations
 
 from chargen.dice import Roller, parse
-from chargen.seeds import batch_rank, first_choice, unique_name
 from chargen.systems.rtd.rules import RtdRules, SkillLevel
 
 D100 = parse("D100")
 
 
-def generate(rules: RtdRules, roller: Roller, batch_seed: int, index: int) -> dict:
-    sex = roller.choose(rules.names.sexes, "identity.sex")  # the first roll: names replay it (character_name)
+def draw_identity(rules: RtdRules, roller: Roller) -> dict[str, str]:
+    """The sex, the first roll of the character's generator: what its name depends on."""
+    return {"sex": roller.choose(rules.names.sexes, "identity.sex")}
+
+
+def generate(rules: RtdRules, request, ctx) -> dict:
+    """One character's body; the sex was drawn first by the name service (:func:`draw_identity`)."""
+    roller = ctx.roller
+    sex = ctx.identity["sex"]
     age = roller.roll(rules.names.age, "identity.age")
     return {
-        "identity": {"name": character_name(rules, sex, batch_seed, index), "sex": sex, "age": age},
+        "identity": {"name": ctx.names.unique(rules.names.given[sex], rules.names.bynames, rules.names.format), "sex": sex, "age": age},
         "stats": roll_stats(rules, roller),
         "skills": pick_skills(rules, roller),
         "wounds": [{"part": p.id, "label": p.label, "state": rules.wounds.starting_state}
@@ -82,12 +88,3 @@ def carry_weapons(rules: RtdRules, roller: Roller) -> list[dict]:
         out.append({"id": w.id, "label": w.label, "kind": w.kind, "damage": w.damage,
                     "critical_multiplier": float(cm)})
     return out
-
-
-def character_name(rules: RtdRules, sex: str, batch_seed: int, index: int) -> str:
-    """A name no other character of the batch has while the list for its sex lasts: the
-    k-th character of a sex (in index order) takes the k-th name (see d100's names)."""
-    sexes = rules.names.sexes
-    rank = batch_rank(rules, batch_seed, index, lambda i: first_choice(sexes, batch_seed, i))
-    return unique_name(f"rtd-names:{batch_seed}:{sex}", rank, rules.names.given[sex], rules.names.bynames,
-                       rules.names.format)
