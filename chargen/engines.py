@@ -173,6 +173,17 @@ def layout_folders() -> list[Path]:
     return list(dict.fromkeys(lay.folder for e in _ENGINES.values() for lay in e.layouts.values() if lay.folder))
 
 
+def external_modules() -> list[str]:
+    """The modules that registered engines from outside the package (imported again in worker processes)."""
+    return list(dict.fromkeys(e.generate.__module__ for i, e in _ENGINES.items() if i not in BUILTIN))
+
+
+def import_modules(names: list[str]) -> None:
+    """Import the modules that register external engines (in a worker process, before any sheet)."""
+    for name in names:
+        importlib.import_module(name)
+
+
 def unregister(engine_id: str) -> None:
     """Remove an engine registered at run time (tests); built-in engines come back on next use."""
     _ENGINES.pop(engine_id, None)

@@ -49,7 +49,7 @@ def cli(ctx: click.Context, debug: bool) -> None:
 
     \b
     Example:
-        chargen generate --system d100 --seed 42 --count 20 --format json -o party/
+        chargen generate --system d100 --seed 42 --count 20 --format json -o guards/
     """
     ctx.meta["chargen.debug"] = debug
 

@@ -49,8 +49,9 @@ def generate_cmd(ctx: click.Context, system_id: str, seed: int | None, count: in
         chargen generate --system d100 --seed 42 --count 20 --format json -o party/
         chargen generate --system d100 --seed 42 --index 7 --format yaml
         chargen generate --seed 42 --rules examples/house-rules/grim-north.yaml --format yaml
+        chargen generate --seed 42 --count 6 --rules examples/house-rules/grim-north.yaml -o grim/
         chargen generate --seed 42 --count 20 -o party/ --resume
-        chargen generate --system d100 --seed 42 --count 6 --format json,html,pdf -o party/ --party-name "The Red Lanterns"
+        chargen generate --system d100 --seed 42 --count 6 --format json,html,pdf -o lanterns/ --party-name "The Red Lanterns"
         chargen generate --system d100 --seed 7 --format pdf --paper letter -o out/
     """
     from chargen.rules import load_module

@@ -106,9 +106,12 @@ def _write(folder: Path, name: str, data: str | bytes) -> str:
     return name
 
 
-def _init(template_dir: Path | None, paper: str, pdf: bool, modules: tuple) -> None:
+def _init(template_dir: Path | None, paper: str, pdf: bool, modules: tuple, engine_modules: list) -> None:
     global _WORKER, _INIT_ERROR
     try:
+        from chargen.engines import import_modules
+
+        import_modules(engine_modules)  # engines registered from outside the package, as in the main process
         _WORKER = _Worker(template_dir, paper, pdf, modules)
     except Exception as e:  # noqa: BLE001 - handed to the main process with the first task
         _INIT_ERROR = e
@@ -134,7 +137,9 @@ def _pool(options: SheetOptions, modules: tuple):
     context = multiprocessing.get_context("forkserver")
     pdf = "pdf" in options.formats
     context.set_forkserver_preload(["chargen.render.bundle"] + (["chargen.render.pdf"] if pdf else []))
-    return context.Pool(options.workers, _init, (options.template_dir, options.paper, pdf, modules),
+    from chargen.engines import external_modules
+
+    return context.Pool(options.workers, _init, (options.template_dir, options.paper, pdf, modules, external_modules()),
                         maxtasksperchild=RECYCLE)
 
 

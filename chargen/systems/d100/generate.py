@@ -28,6 +28,7 @@ def generate(rules: D100Rules, request, ctx) -> dict:
     background = next(bg for _, _, bg in rules.backgrounds.rows if bg.id == ctx.identity["background"])
     chars = roll_characteristics(rules, roller)
     combat = combat_abilities(rules, chars)
+    trace_combat(rules, chars, combat, ctx.trail)
     locations = hit_locations(rules, combat["hit_points"])
     categories = {cat.id: cat.value(chars) for cat in rules.categories}
     money = starting_money(rules, background, roller)
@@ -79,6 +80,20 @@ def combat_abilities(rules: D100Rules, chars: dict[str, int]) -> dict:
     out["strike_ranks"] = {"siz": rules.sr_siz.lookup(chars["siz"]), "dex": rules.sr_dex.lookup(chars["dex"])}
     out["mov"] = rules.mov
     return out
+
+
+def trace_combat(rules: D100Rules, chars: dict[str, int], combat: dict, trail) -> None:
+    """The derivation of each combat figure: the rule (from the rules data) and its inputs."""
+    for ab in rules.abilities:
+        trail.derive(f"combat.{ab.id}", combat[ab.id], f"{ab.label}: sum of the modifier rows of "
+                     f"{', '.join(c for c, _ in ab.terms)}", **{c: chars[c] for c, _ in ab.terms})
+    average = {c: chars[c] for c in rules.dm_average_of}
+    trail.derive("combat.damage_modifier", combat["damage_modifier"],
+                 f"damage modifier row of the average of {', '.join(average)}, rounded up", **average)
+    parts = {c: chars[c] for c in (rules.hp_base, *(c for c, _ in rules.hp_modifiers))}
+    trail.derive("combat.hit_points", combat["hit_points"],
+                 f"{rules.hp_base} plus the hit-point rows of {', '.join(c for c, _ in rules.hp_modifiers)}, "
+                 f"at least {rules.hp_minimum}", **parts)
 
 
 def hit_locations(rules: D100Rules, total_hp: int) -> list[dict]:

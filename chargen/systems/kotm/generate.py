@@ -23,6 +23,10 @@ def generate(rules: KotmRules, request, ctx) -> dict:
     level = roller.roll(rules.level_dice, "level")
     sd = roll_sd(rules, roller, level)
     weapons = pick_weapons(rules, profession, roller)
+    ctx.trail.derive("save_check", rules.save_check(level), f"the save check: {rules.save_floor} or the level, "
+                     "whichever is higher", level=level)
+    ctx.trail.derive("critical_fumble_damage", rules.critical_fumble_damage(level),
+                     "the critical-fumble damage row of the level", level=level)
     return {
         "identity": {"name": ctx.names.unique(rules.names.given[sex], rules.names.bynames, rules.names.format), "sex": sex, "age": age},
         "profession": {"id": profession.id, "label": profession.label},

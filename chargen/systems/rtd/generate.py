@@ -19,8 +19,9 @@ def generate(rules: RtdRules, request, ctx) -> dict:
     sex = ctx.identity["sex"]
     age = roller.roll(rules.names.age, "identity.age")
     return {
-        "identity": {"name": ctx.names.unique(rules.names.given[sex], rules.names.bynames, rules.names.format), "sex": sex, "age": age},
-        "stats": roll_stats(rules, roller),
+        "identity": {"name": ctx.names.unique(rules.names.given[sex], rules.names.bynames, rules.names.format),
+                     "sex": sex, "age": age},
+        "stats": trace_tiers(roll_stats(rules, roller), ctx.trail),
         "skills": pick_skills(rules, roller),
         "wounds": [{"part": p.id, "label": p.label, "state": rules.wounds.starting_state}
                    for p in rules.wounds.parts],
@@ -35,6 +36,12 @@ def roll_stats(rules: RtdRules, roller: Roller) -> list[dict]:
         value = roller.roll(rules.stat_dice, f"stats.{s.id}")
         out.append({"id": s.id, "abbr": s.abbr, "label": s.label, "value": value, "tier": rules.tier_of(value).id})
     return out
+
+
+def trace_tiers(stats: list[dict], trail) -> list[dict]:
+    for n, s in enumerate(stats):
+        trail.derive(f"stats[{n}].tier", s["tier"], "the roll-off tier whose range holds the stat", stat=s["value"])
+    return stats
 
 
 def bonus_text(level: SkillLevel | None) -> str:
