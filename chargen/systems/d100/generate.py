@@ -58,7 +58,7 @@ def generate(rules: D100Rules, roller: Roller, batch_seed: int, index: int) -> d
 def roll_identity(rules: D100Rules, roller: Roller) -> tuple[str, Background]:
     """Sex and background: what a name depends on, rolled on the identity generator."""
     sex = roller.choose(rules.sexes, "identity.sex")
-    return sex, rules.backgrounds.lookup(roller.roll(D100, "background"))
+    return sex, rules.backgrounds.lookup(roller.die(rules.backgrounds.die, "background"))
 
 
 def _name_group(rules: D100Rules, batch_seed: int):
@@ -69,7 +69,7 @@ def _name_group(rules: D100Rules, batch_seed: int):
     def group_of(i: int) -> tuple[str, str]:
         rng = identity_rng(batch_seed, i)
         sex = sexes[roll_die(rng, len(sexes)) - 1] if len(sexes) > 1 else sexes[0]
-        return backgrounds.lookup(roll_die(rng, 100)).id, sex
+        return backgrounds.lookup(roll_die(rng, backgrounds.die)).id, sex
 
     return group_of
 
