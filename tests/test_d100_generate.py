@@ -197,3 +197,46 @@ def test_the_background_table_rolls_its_own_die(tmp_path, write):
     cli_docs = [json.loads(f.read_text()) for f in sorted((tmp_path / "p").glob("0*.json"))]
     _check_d20_backgrounds(cli_docs)
     assert [d["background"] for d in cli_docs] == [d["background"] for d in docs]
+
+
+def test_an_overlay_cannot_rename_what_the_engine_reads(write):
+    from click.testing import CliRunner
+
+    from chargen.cli import cli
+    from chargen.systems.d100.rules import READS
+
+    assert READS == {"characteristic": {"strength": "str", "size": "siz", "dexterity": "dex"},
+                     "ability": {"attack": "attack", "parry": "parry", "defence": "defence"}}
+    for kind, roles in READS.items():
+        stem, key = {"characteristic": ("characteristics", "characteristics"), "ability": ("combat", "abilities")}[kind]
+        for role, ident in roles.items():
+            overlay = write(f"{ident}.yaml", f"overlay: d100\nname: x\nchanges:\n  {stem}:\n"
+                                             f"    set:\n      {key}[id={ident}].id: renamed\n")
+            why = f" ({role})" if role != ident else ""
+            line = (f"{overlay}:6: changes.{stem}.set.{key}[id={ident}].id: the d100 engine reads {kind} "
+                    f"'{ident}'{why}; keep the id and change its label instead")
+            r = CliRunner().invoke(cli, ["rules", "check", str(overlay)])
+            assert r.exit_code == 1 and r.stdout.splitlines()[0] == line
+            r = CliRunner().invoke(cli, ["generate", "--seed", "1", "--rules", str(overlay)])
+            assert r.exit_code == 1 and f"Error: {line}" in r.output
+
+
+def test_an_added_ability_cannot_take_a_combat_figures_name(write):
+    from click.testing import CliRunner
+
+    from chargen.cli import cli
+
+    overlay = write("hp.yaml", """
+        overlay: d100
+        name: x
+        changes:
+          combat:
+            add:
+              abilities:
+                - {id: hit_points, label: HP, source: default, sum: {str: major}}
+        """)
+    r = CliRunner().invoke(cli, ["rules", "check", str(overlay)])
+    assert r.exit_code == 1
+    assert r.stdout == (f"{overlay}:7: changes.combat.add.abilities[0].id: 'hit_points' is another figure of the "
+                        "character's combat block (an ability's id must not be one of: damage_modifier, "
+                        "damage_modifier_thrown, hit_points, pow_points, strike_ranks, mov)\n")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from chargen.dice import Roller, parse, roll_die
 from chargen.seeds import batch_rank, identity_rng, unique_name
-from chargen.systems.d100.rules import D100Rules
+from chargen.systems.d100.rules import ABILITY, CHAR, D100Rules
 from chargen.systems.d100.rules_kit import Background, Weapon
 
 D100 = parse("D100")
@@ -86,7 +86,8 @@ def combat_abilities(rules: D100Rules, chars: dict[str, int]) -> dict:
     hp = chars[rules.hp_base] + sum(row.lookup(chars[c]) for c, row in rules.hp_modifiers)
     out["hit_points"] = max(rules.hp_minimum, hp)
     out["pow_points"] = chars[rules.pow_points_from]
-    out["strike_ranks"] = {"siz": rules.sr_siz.lookup(chars["siz"]), "dex": rules.sr_dex.lookup(chars["dex"])}
+    out["strike_ranks"] = {"siz": rules.sr_siz.lookup(chars[CHAR["size"]]),
+                           "dex": rules.sr_dex.lookup(chars[CHAR["dexterity"]])}
     out["mov"] = rules.mov
     return out
 
@@ -146,7 +147,7 @@ def character_name(rules: D100Rules, background: str, sex: str, batch_seed: int,
 def usable(w: Weapon, chars: dict[str, int]) -> bool:
     """Minimum STR and DEX, with 2 STR standing in for each missing point of DEX (seed),
     except for a weapon with a minimum DEX and no minimum STR."""
-    s, d = chars["str"], chars["dex"]
+    s, d = chars[CHAR["strength"]], chars[CHAR["dexterity"]]
     if s < w.min_str:
         return False
     if d >= w.min_dex:
@@ -200,8 +201,8 @@ def weapon_skills(rules: D100Rules, bg: Background, chars: dict[str, int], comba
         base, modifiers = w.base, True
         if bg.tribal_base is not None:
             base, modifiers = (bg.tribal_base, True) if tribal else (bg.other_base, bg.other_modifiers)
-        attack = base + (combat["attack"] if modifiers else 0)
-        parry = base + (combat["parry"] if modifiers else 0)
+        attack = base + (combat[ABILITY["attack"]] if modifiers else 0)
+        parry = base + (combat[ABILITY["parry"]] if modifiers else 0)
         entry = {"id": w.id, "label": w.label, "kind": w.kind, "base": base,
                  "attack": attack if w.kind != "shield" else None,
                  "parry": parry if w.kind != "missile" else None}
