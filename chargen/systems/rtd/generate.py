@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from chargen.dice import Roller, parse
 from chargen.seeds import batch_rank, first_choice, unique_name
-from chargen.systems.rtd.rules import RtdRules, SkillLevel
+from chargen.systems.rtd.rules import Actions, RtdRules, SkillLevel
 
 D100 = parse("D100")
 
@@ -31,8 +31,8 @@ def roll_stats(rules: RtdRules, roller: Roller) -> list[dict]:
     return out
 
 
-def bonus_text(level: SkillLevel | None) -> str:
-    """The level's bonus in words, as the seed gives it."""
+def bonus_text(level: SkillLevel | None, actions: Actions) -> str:
+    """The level's bonus in words, as the seed gives it (a chosen result runs over the action scale)."""
     if level is None:
         return "untrained"
     parts = []
@@ -47,7 +47,7 @@ def bonus_text(level: SkillLevel | None) -> str:
     elif level.overshoot == "optional":
         parts.append("may choose not to overshoot")
     if level.choose_result:
-        parts.append("chooses the result, 0 to 10")
+        parts.append(f"chooses the result, {actions.clamp_min} to {actions.clamp_max}")
     if level.successes:
         parts.append(level.successes)
     return "; ".join(parts) or "no bonus"
@@ -58,7 +58,7 @@ def skill_entry(rules: RtdRules, skill_id: str, label: str, xp: int) -> dict:
     later = [lv.xp for lv in rules.levels if lv.xp > xp]
     return {"id": skill_id, "label": label, "xp": xp,
             "level": level.id if level else None, "level_label": level.label if level else "Untrained",
-            "bonus": bonus_text(level), "next_level_xp": later[0] if later else None}
+            "bonus": bonus_text(level, rules.actions), "next_level_xp": later[0] if later else None}
 
 
 def pick_skills(rules: RtdRules, roller: Roller) -> list[dict]:
