@@ -94,7 +94,7 @@ class Engine:
     names: NameScheme
     schema: Mapping                 # JSON Schema of the body (structure and format limits)
     bounds: Callable = lambda rules: {}  # rules -> {JSON pointer in schema: (min, max)}
-    reads: Mapping = field(default_factory=dict)  # the ids of its data the code reads, checked at load
+    reads: Mapping = field(default_factory=dict)  # kind -> {role: id} its code reads (checked by build_rules)
     roll_options: tuple[RollOption, ...] = ()
     resolve: Callable | None = None  # (rules, roller, options) -> Resolution
     roll_examples: tuple[Mapping, ...] = ()  # option sets that resolve (help, conformance tests)

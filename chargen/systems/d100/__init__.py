@@ -3,7 +3,7 @@
 from chargen.engines import Engine, Layout, NameScheme, RollOption, View, read_schema, register
 from chargen.systems.d100.generate import draw_identity, generate
 from chargen.systems.d100.resolve import ROLL_OPTIONS, resolve
-from chargen.systems.d100.rules import ENGINE_ABILITIES, ENGINE_CHARACTERISTICS
+from chargen.systems.d100.rules import READS
 from chargen.systems.d100.rules import build as build_rules
 from chargen.systems.d100.sheet import sheet_context
 
@@ -19,7 +19,7 @@ ENGINE = register(Engine(
     generate=generate,
     names=NameScheme("names", draw_identity, separate=True),
     schema=read_schema(__name__),
-    reads={"characteristics": ENGINE_CHARACTERISTICS, "abilities": ENGINE_ABILITIES},
+    reads=READS,
     roll_options=(
         RollOption("chance", "int", "the chance in % of a skill roll."),
         RollOption("against", "int", "the opposing chance, for an opposed roll."),

@@ -7,7 +7,7 @@ the character is a plain dict in a fixed key order (the JSON document's body).
 from __future__ import annotations
 
 from chargen.dice import Roller, parse
-from chargen.systems.d100.rules import D100Rules
+from chargen.systems.d100.rules import ABILITY, CHAR, D100Rules
 from chargen.systems.d100.rules_kit import Background, Weapon
 
 D100 = parse("D100")
@@ -61,7 +61,7 @@ def draw_identity(rules: D100Rules, roller: Roller) -> dict[str, str]:
     """Sex and background: what a name depends on, rolled on the identity generator
     (background first in the mapping: the name list is the background's, then the sex's)."""
     sex = roller.choose(rules.sexes, "identity.sex")
-    background = rules.backgrounds.lookup(roller.roll(D100, "background"))
+    background = rules.backgrounds.lookup(roller.die(rules.backgrounds.die, "background"))
     return {"background": background.id, "sex": sex}
 
 
@@ -77,7 +77,8 @@ def combat_abilities(rules: D100Rules, chars: dict[str, int]) -> dict:
     hp = chars[rules.hp_base] + sum(row.lookup(chars[c]) for c, row in rules.hp_modifiers)
     out["hit_points"] = max(rules.hp_minimum, hp)
     out["pow_points"] = chars[rules.pow_points_from]
-    out["strike_ranks"] = {"siz": rules.sr_siz.lookup(chars["siz"]), "dex": rules.sr_dex.lookup(chars["dex"])}
+    out["strike_ranks"] = {"siz": rules.sr_siz.lookup(chars[CHAR["size"]]),
+                           "dex": rules.sr_dex.lookup(chars[CHAR["dexterity"]])}
     out["mov"] = rules.mov
     return out
 
@@ -138,7 +139,7 @@ def starting_money(rules: D100Rules, bg: Background, roller: Roller) -> dict:
 def usable(w: Weapon, chars: dict[str, int]) -> bool:
     """Minimum STR and DEX, with 2 STR standing in for each missing point of DEX (seed),
     except for a weapon with a minimum DEX and no minimum STR."""
-    s, d = chars["str"], chars["dex"]
+    s, d = chars[CHAR["strength"]], chars[CHAR["dexterity"]]
     if s < w.min_str:
         return False
     if d >= w.min_dex:
@@ -192,8 +193,8 @@ def weapon_skills(rules: D100Rules, bg: Background, chars: dict[str, int], comba
         base, modifiers = w.base, True
         if bg.tribal_base is not None:
             base, modifiers = (bg.tribal_base, True) if tribal else (bg.other_base, bg.other_modifiers)
-        attack = base + (combat["attack"] if modifiers else 0)
-        parry = base + (combat["parry"] if modifiers else 0)
+        attack = base + (combat[ABILITY["attack"]] if modifiers else 0)
+        parry = base + (combat[ABILITY["parry"]] if modifiers else 0)
         entry = {"id": w.id, "label": w.label, "kind": w.kind, "base": base,
                  "attack": attack if w.kind != "shield" else None,
                  "parry": parry if w.kind != "missile" else None}

@@ -3,6 +3,7 @@
 from chargen.engines import Engine, Layout, NameScheme, RollOption, View, read_schema, register
 from chargen.systems.kotm.generate import draw_identity, generate
 from chargen.systems.kotm.resolve import ROLL_OPTIONS, resolve
+from chargen.systems.kotm.rules import READS
 from chargen.systems.kotm.rules import build as build_rules
 from chargen.systems.kotm.sheet import sheet_context
 
@@ -28,6 +29,7 @@ ENGINE = register(Engine(
     names=NameScheme("kotm-names", draw_identity),
     schema=read_schema(__name__),
     bounds=bounds,
+    reads=READS,
     roll_options=(
         RollOption("sd", "int", "the SD target number."),
         RollOption("level", "int", "the attacker's level."),

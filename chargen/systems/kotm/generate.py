@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from chargen.dice import Roller, parse
 from chargen.systems.kotm.mechanics import damage_range
-from chargen.systems.kotm.rules import KotmRules, Profession, Weapon
+from chargen.systems.kotm.rules import OUTCOME, KotmRules, Profession, Weapon
 
 D100 = parse("D100")
 
@@ -54,9 +54,10 @@ def pick_weapons(rules: KotmRules, profession: Profession, roller: Roller) -> li
 
 def weapon_entry(rules: KotmRules, w: Weapon, sd: int, level: int) -> dict:
     """A weapon and the damage each hitting outcome does with it, for this SD and level."""
+    outcomes = {"hit": rules.attack.hit.id, "critical_success": OUTCOME["critical_success"],
+                "outstanding_success": OUTCOME["outstanding_success"]}
     lines = {}
-    for outcome in ("hit", "cs", "os"):
+    for key, outcome in outcomes.items():
         r = damage_range(rules.attack, outcome, sd, w.damage_modifier, level)
-        lines[outcome] = list(r) if r else None
-    return {"id": w.id, "label": w.label, "kind": w.kind, "damage_modifier": w.damage_modifier,
-            "damage": {"hit": lines["hit"], "critical_success": lines["cs"], "outstanding_success": lines["os"]}}
+        lines[key] = list(r) if r else None
+    return {"id": w.id, "label": w.label, "kind": w.kind, "damage_modifier": w.damage_modifier, "damage": lines}

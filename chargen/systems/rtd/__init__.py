@@ -3,6 +3,7 @@
 from chargen.engines import Engine, Layout, NameScheme, RollOption, View, read_schema, register
 from chargen.systems.rtd.generate import draw_identity, generate
 from chargen.systems.rtd.resolve import ROLL_OPTIONS, resolve
+from chargen.systems.rtd.rules import READS
 from chargen.systems.rtd.rules import build as build_rules
 from chargen.systems.rtd.sheet import sheet_context
 
@@ -24,6 +25,7 @@ ENGINE = register(Engine(
     names=NameScheme("rtd-names", draw_identity),
     schema=read_schema(__name__),
     bounds=bounds,
+    reads=READS,
     roll_options=(
         RollOption("stat", "int", "a stat roll-off with this stat."),
         RollOption("difficulty", "text", "a roll-off tier id (default: the stat's own tier).", "TIER"),

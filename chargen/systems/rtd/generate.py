@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from chargen.dice import Roller, parse
-from chargen.systems.rtd.rules import RtdRules, SkillLevel
+from chargen.systems.rtd.rules import Actions, RtdRules, SkillLevel
 
 D100 = parse("D100")
 
@@ -44,8 +44,8 @@ def trace_tiers(stats: list[dict], trail) -> list[dict]:
     return stats
 
 
-def bonus_text(level: SkillLevel | None) -> str:
-    """The level's bonus in words, as the seed gives it."""
+def bonus_text(level: SkillLevel | None, actions: Actions) -> str:
+    """The level's bonus in words, as the seed gives it (a chosen result runs over the action scale)."""
     if level is None:
         return "untrained"
     parts = []
@@ -60,7 +60,7 @@ def bonus_text(level: SkillLevel | None) -> str:
     elif level.overshoot == "optional":
         parts.append("may choose not to overshoot")
     if level.choose_result:
-        parts.append("chooses the result, 0 to 10")
+        parts.append(f"chooses the result, {actions.clamp_min} to {actions.clamp_max}")
     if level.successes:
         parts.append(level.successes)
     return "; ".join(parts) or "no bonus"
@@ -71,7 +71,7 @@ def skill_entry(rules: RtdRules, skill_id: str, label: str, xp: int) -> dict:
     later = [lv.xp for lv in rules.levels if lv.xp > xp]
     return {"id": skill_id, "label": label, "xp": xp,
             "level": level.id if level else None, "level_label": level.label if level else "Untrained",
-            "bonus": bonus_text(level), "next_level_xp": later[0] if later else None}
+            "bonus": bonus_text(level, rules.actions), "next_level_xp": later[0] if later else None}
 
 
 def pick_skills(rules: RtdRules, roller: Roller) -> list[dict]:
