@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -115,6 +116,7 @@ def read_schema(package: str, name: str = "schema.json") -> dict:
 
 
 _ENGINES: dict[str, Engine] = {}
+_REGISTERED_BY: dict[str, str] = {}  # engine id -> the module whose import registers it
 
 
 def register(engine: Engine) -> Engine:
@@ -127,6 +129,7 @@ def register(engine: Engine) -> Engine:
     layouts = {k: replace(v, engine=engine.id) for k, v in engine.layouts.items()}
     object.__setattr__(engine, "layouts", layouts)
     _ENGINES[engine.id] = engine
+    _REGISTERED_BY[engine.id] = sys._getframe(1).f_globals.get("__name__", "")
     return engine
 
 
@@ -175,7 +178,7 @@ def layout_folders() -> list[Path]:
 
 def external_modules() -> list[str]:
     """The modules that registered engines from outside the package (imported again in worker processes)."""
-    return list(dict.fromkeys(e.generate.__module__ for i, e in _ENGINES.items() if i not in BUILTIN))
+    return list(dict.fromkeys(m for i, m in _REGISTERED_BY.items() if i not in BUILTIN and m != "__main__"))
 
 
 def import_modules(names: list[str]) -> None:
@@ -187,3 +190,4 @@ def import_modules(names: list[str]) -> None:
 def unregister(engine_id: str) -> None:
     """Remove an engine registered at run time (tests); built-in engines come back on next use."""
     _ENGINES.pop(engine_id, None)
+    _REGISTERED_BY.pop(engine_id, None)
