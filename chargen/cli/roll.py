@@ -48,7 +48,7 @@ def _option(o, owners: list[str]) -> click.Option:
 @click.argument("expression", required=False)
 @click.option("--system", "system_id", metavar="ID", help="Resolve an action under this system's rules instead.")
 @seed_option
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"], case_sensitive=False), default="text", show_default=True)
 @rules_options()
 def roll_cmd(expression: str | None, system_id: str | None, seed: int | None, fmt: str,
              overlays: tuple[Path, ...], rules_dirs: tuple[Path, ...], **options) -> None:
