@@ -47,7 +47,7 @@ def test_party_pdf_is_the_cover_then_every_sheet(party):
     assert len(reader.pages) == 1 + 3
     cover = " ".join(reader.pages[0].extract_text().split())
     assert "The Red Lanterns" in cover and "batch seed 42" in cover
-    assert "0 Isgerd Frostbeard Barbarian · HP 12 · POW 9 · DM 0 · Club 20% 1" in cover
+    assert "0 Isgerd Frostbeard Barbarian · HP 12 · POW 9 · DM 0 · Hand axe 20% 1" in cover
     assert "2 Jorun Goodwater Peasant · HP 9 · POW 8 · DM 0 · Belt knife 25% 3" in cover and "cover page i of i" in cover
     assert [o.title for o in reader.outline] == ["The Red Lanterns", "Isgerd Frostbeard", "Ulla Millbrook", "Jorun Goodwater"]
     assert reader.page_labels == ["i", "1", "2", "3"]  # the roster's page numbers

@@ -136,17 +136,20 @@ def starting_money(rules: D100Rules, bg: Background, roller: Roller) -> dict:
     }
 
 
-def usable(w: Weapon, chars: dict[str, int]) -> bool:
-    """Minimum STR and DEX, with 2 STR standing in for each missing point of DEX (seed),
-    except for a weapon with a minimum DEX and no minimum STR."""
+def shortfall(w: Weapon, chars: dict[str, int]) -> dict[str, int]:
+    """The STR and DEX points the character lacks to use ``w`` (seed, "Minimum STR & DEX"):
+    2 points of STR above the weapon's minimum stand in for each missing point of DEX,
+    except for a weapon with a minimum DEX and no minimum STR. Both 0: the weapon is usable."""
     s, d = chars[CHAR["strength"]], chars[CHAR["dexterity"]]
-    if s < w.min_str:
-        return False
-    if d >= w.min_dex:
-        return True
-    if w.min_str == 0:
-        return False
-    return s - 2 * (w.min_dex - d) >= w.min_str
+    need_str, need_dex = max(0, w.min_str - s), max(0, w.min_dex - d)
+    if need_dex and not need_str and w.min_str > 0:
+        need_dex = max(0, need_dex - (s - w.min_str) // 2)
+    return {"str": need_str, "dex": need_dex}
+
+
+def usable(w: Weapon, chars: dict[str, int]) -> bool:
+    """Whether the character meets the weapon's minimums (see :func:`shortfall`)."""
+    return not any(shortfall(w, chars).values())
 
 
 def outfit(rules: D100Rules, bg: Background, chars: dict[str, int], roller: Roller) -> dict:
@@ -164,16 +167,27 @@ def _take(rules: D100Rules, entry: dict, chars: dict[str, int], roller: Roller, 
             _take(rules, entry["then"], chars, roller, kit)
     elif "choose" in entry:
         _take(rules, roller.choose(entry["choose"], f"equipment.{entry['for']}"), chars, roller, kit)
+    elif "if" in entry:
+        test = entry["if"]
+        branch = "then" if chars[test["characteristic"]] >= test["at_least"] else "else"
+        _take(rules, entry[branch], chars, roller, kit)
     elif "weapon" in entry:
         options = [rules.weapons[w] for w in entry["weapon"]]
         if entry["usable"]:
-            options = [w for w in options if usable(w, chars)]
-        if options:
-            w = roller.choose(options, "equipment.weapon")
-            kit["weapons"].append((w, entry["tribal"]))
+            options = nearest_usable(options, chars)
+        w = roller.choose(options, "equipment.weapon")
+        kit["weapons"].append((w, entry["tribal"]))
     else:
         pieces = [rules.armour[a] for a in entry["armour"]]
         kit["armour"].append(roller.choose(pieces, "equipment.armour"))
+
+
+def nearest_usable(options: list[Weapon], chars: dict[str, int]) -> list[Weapon]:
+    """The options the character can use; when there are none, those he comes nearest to
+    using (fewest STR and DEX points short), so that the kit still holds the weapon."""
+    short = {w.id: sum(shortfall(w, chars).values()) for w in options}
+    least = min(short.values())
+    return [w for w in options if short[w.id] == least]
 
 
 def wear_armour(rules: D100Rules, locations: list[dict], pieces: list) -> None:
@@ -207,6 +221,17 @@ def weapon_skills(rules: D100Rules, bg: Background, chars: dict[str, int], comba
                          sr=sr["dex"])
         else:
             entry.update(damage=None, damage_modifier=None, sr=None)
-        entry.update(range=w.range, ap=w.ap, hp=w.hp, enc=w.enc, special=w.special)
+        entry.update(range=w.range, ap=w.ap, hp=w.hp, enc=w.enc, special=w.special,
+                     min_str=w.min_str, min_dex=w.min_dex, hands=w.hands,
+                     below_minimum=below_minimum(w, chars))
         out.append(entry)
     return out
+
+
+def below_minimum(w: Weapon, chars: dict[str, int]) -> dict | None:
+    """None for a usable weapon; else the points short and the cost: the seed's minimums are
+    what "a character must have to use the weapon", so below them it cannot be used at all."""
+    short = shortfall(w, chars)
+    if not any(short.values()):
+        return None
+    return {"str": short["str"], "dex": short["dex"], "usable": False}

@@ -110,7 +110,7 @@ def build(docs: dict[str, Located], problems: Problems) -> D100Rules | None:
     weapons = weapons_table(c["weapons"])
     armour = armour_table(c["armour"], _ids(c["hit_locations"]["locations"]))
     weapon_ids = set().union(*(_ids(c["weapons"][k]) for k in ("melee", "missile", "shields")))
-    backgrounds, common = backgrounds_table(c["backgrounds"], weapon_ids, _ids(c["armour"]["pieces"]))
+    backgrounds, common = backgrounds_table(c["backgrounds"], weapon_ids, _ids(c["armour"]["pieces"]), char_ids)
     sexes, age, names = names_table(c["names"], _ids(c["backgrounds"]["backgrounds"]))
     currency = docs["module"].data.get("currency") or {"label": "silver pieces", "abbr": "sp", "source": "default"}
     if problems.items:
@@ -140,7 +140,9 @@ def _combat(combat: Cursor, char_ids: set, rows: dict) -> dict:
         hp_mods.append((key, banded(mc)))
     pp, sr, mv = combat["pow_points"], combat["strike_ranks"], combat["movement"]
     pp.mapping(required=("source", "equal_to"))
-    sr.mapping(required=("source", "rounds", "ready_weapon", "siz", "dex"))
+    sr.mapping(required=("source", "rounds", "ready_weapon", "siz", "dex"), optional=("formula_source",))
+    if sr["formula_source"].present:
+        sr["formula_source"].source()
     mv.mapping(required=("source", "mov"))
     for section in (pp, sr, mv):
         section["source"].source()
