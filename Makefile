@@ -1,5 +1,7 @@
-# Set-up and the two README commands. Everything installs from nothing:
-# Debian's Pango libraries for WeasyPrint (when missing), then a virtualenv.
+# Set-up and the two README commands. Everything installs from nothing: the
+# system libraries WeasyPrint loads (checked by loading them; installed with
+# apt-get where that is possible, else named for you to install), then a
+# virtualenv. pip's output goes to .venv/install.log, shown only if it fails.
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
@@ -8,20 +10,18 @@ STAMP := $(VENV)/.installed
 
 $(STAMP): pyproject.toml
 	@$(MAKE) --no-print-directory system-deps
-	python3 -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test]'
+	@echo "installing chargen and its Python packages into $(VENV) (log: $(VENV)/install.log)"
+	@python3 -m venv $(VENV)
+	@( $(PY) -m pip install --upgrade pip && $(PY) -m pip install -e '.[test]' ) > $(VENV)/install.log 2>&1 \
+		|| { tail -n 30 $(VENV)/install.log; echo "pip install failed; the whole log: $(VENV)/install.log"; exit 1; }
 	@touch $(STAMP)
 
 deps: $(STAMP)
 
-# WeasyPrint needs Pango >= 1.44 (Debian: libpango-1.0-0, libpangoft2-1.0-0), and
-# subsets fonts faster with HarfBuzz-Subset (libharfbuzz-subset0) than with fontTools.
+# WeasyPrint needs Pango >= 1.44 and PangoFT2, and subsets fonts faster with
+# HarfBuzz-Subset: chargen/system_libraries.py checks them by loading them.
 system-deps:
-	@if ! ldconfig -p 2>/dev/null | grep -q libpangoft2-1.0 || ! ldconfig -p 2>/dev/null | grep -q libharfbuzz-subset; then \
-		echo "installing Pango and HarfBuzz-Subset for WeasyPrint (apt-get)"; \
-		apt-get update -qq && apt-get install -y -qq libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fontconfig; \
-	fi
+	@python3 chargen/system_libraries.py --install
 
 test: deps
 	$(PY) -m pytest
@@ -30,6 +30,7 @@ demo: deps
 	$(VENV)/bin/chargen generate --system d100 --seed 42 --count 6 --format json,html,pdf \
 		--party-name "The Red Lanterns" -o demo-party --force
 	@echo "open demo-party/index.html or print demo-party/party.pdf"
+	@echo "run chargen as $(VENV)/bin/chargen, or put it on your PATH with: . $(VENV)/bin/activate"
 
 bench: deps
 	$(PY) bench/bench_generate.py

@@ -1,26 +1,142 @@
 """The batch pipeline's generation stage: one character document per index.
 
-A document is the engine's body wrapped in an envelope that says how to make
-it again: the schema version, the rules module (id, version, data hash and any
-overlays) and the seeds. Character *i* depends only on the batch seed, *i* and
-the rules, never on the batch's size.
+``make_character(module, batch_seed, index, request)`` runs the module's
+engine on a :class:`GenerationRequest` (what the user asked for) and a
+:class:`GenerationContext` (the roller, the name service and the derivation
+trail). The document is the engine's body wrapped in an envelope that says how
+to make it again: the schema version, the rules module (id, version, data hash
+and any overlays) and the seeds. Character *i* depends only on the batch seed,
+*i*, the request and the rules, never on the batch's size.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 
+from chargen import engines
 from chargen.dice import Roller
 from chargen.rules import RulesModule
-from chargen.seeds import character_rng, character_seed
-from chargen.systems import engine_for
+from chargen.seeds import batch_rank, character_rng, character_seed, identity_rng, unique_name
 
 SCHEMA_VERSION = "chargen-character/1"
 
 
-def make_character(module: RulesModule, batch_seed: int, index: int) -> dict:
+@dataclass(frozen=True)
+class GenerationRequest:
+    """What the user asked of every character of a batch beyond the rules and seed.
+
+    Empty today (every character rolled as the rules say); archetypes, pinned
+    values and constraints are added here and reach every engine's ``generate``.
+    """
+
+
+@dataclass(frozen=True, slots=True)
+class Derivation:
+    """How one derived value was reached: ``path`` in the document, its value, the rule and inputs."""
+
+    path: str
+    value: object
+    rule: str
+    inputs: Mapping = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return {"path": self.path, "value": self.value, "rule": self.rule, "inputs": dict(self.inputs)}
+
+
+class Trail:
+    """The derivation trail of one character: each derived value, the rule that made it, its inputs."""
+
+    def __init__(self) -> None:
+        self.steps: list[Derivation] = []
+
+    def derive(self, path: str, value: object, rule: str, **inputs) -> object:
+        """Record ``value`` at ``path`` and return it (so a step can record as it computes)."""
+        self.steps.append(Derivation(path, value, rule, inputs))
+        return value
+
+    def explain(self, path: str) -> Derivation | None:
+        """The last derivation recorded for ``path``, or None."""
+        for d in reversed(self.steps):
+            if d.path == path:
+                return d
+        return None
+
+
+class NameService:
+    """Names unique within a batch, whatever order an engine rolls in.
+
+    A character's group (its :class:`~chargen.engines.NameScheme` draw) was
+    rolled by the pipeline before the engine ran; its rank is the number of
+    earlier indices of the batch in the same group, replayed from their seeds
+    alone (cached per rules and batch seed). The rank-th name of the group's
+    keyed permutation is unique while the list lasts, and the same whether the
+    character is made alone or in its batch.
+    """
+
+    def __init__(self, engine: engines.Engine, rules: object, batch_seed: int, index: int, group: Mapping):
+        self.engine, self.rules, self.batch_seed, self.index = engine, rules, batch_seed, index
+        self.group = dict(group)
+
+    def unique(self, given: tuple[str, ...], bynames: tuple[str, ...], fmt: str) -> str:
+        scheme = self.engine.names
+        rank = batch_rank(self.rules, self.batch_seed, self.index, _group_of(scheme, self.rules, self.batch_seed))
+        key = ":".join([scheme.key, str(self.batch_seed), *self.group.values()])
+        return unique_name(key, rank, given, bynames, fmt)
+
+
+def _group_of(scheme: engines.NameScheme, rules: object, batch_seed: int):
+    def group_of(i: int) -> tuple:
+        return tuple(scheme.draw(rules, Roller(_identity_rng(scheme, batch_seed, i))).values())
+
+    return group_of
+
+
+def _identity_rng(scheme: engines.NameScheme, batch_seed: int, index: int):
+    return identity_rng(batch_seed, index) if scheme.separate else character_rng(batch_seed, index)
+
+
+@dataclass
+class GenerationContext:
+    """What an engine's ``generate`` rolls and names with: the roller, the name service, the trail."""
+
+    roller: Roller
+    names: NameService
+    trail: Trail
+    batch_seed: int
+    index: int
+
+    @property
+    def identity(self) -> dict:
+        """The identity rolls the name service drew first (d100: background and sex; KoTM, RTD: sex)."""
+        return self.names.group
+
+
+def begin(module: RulesModule, batch_seed: int, index: int) -> GenerationContext:
+    """The context of character ``index``: its roller, with the name group drawn first."""
+    engine = engines.require(module.engine)
+    scheme = engine.names
     roller = Roller(character_rng(batch_seed, index))
-    body = engine_for(module.engine).generate(module.rules, roller, batch_seed, index)
+    if scheme.separate:
+        drawer = Roller(_identity_rng(scheme, batch_seed, index))
+        group = scheme.draw(module.rules, drawer)
+        roller.log.extend(drawer.log)
+    else:
+        group = scheme.draw(module.rules, roller)
+    names = NameService(engine, module.rules, batch_seed, index, group)
+    return GenerationContext(roller, names, Trail(), batch_seed, index)
+
+
+def make_character(module: RulesModule, batch_seed: int, index: int,
+                   request: GenerationRequest | None = None) -> dict:
+    return make_character_traced(module, batch_seed, index, request)[0]
+
+
+def make_character_traced(module: RulesModule, batch_seed: int, index: int,
+                          request: GenerationRequest | None = None) -> tuple[dict, Trail]:
+    """The character document and the derivation trail of its derived values."""
+    ctx = begin(module, batch_seed, index)
+    body = engines.require(module.engine).generate(module.rules, request or GenerationRequest(), ctx)
     doc = {
         "schema": SCHEMA_VERSION,
         "system": {
@@ -38,10 +154,11 @@ def make_character(module: RulesModule, batch_seed: int, index: int) -> dict:
         },
     }
     doc.update(body)
-    doc["rolls"] = [r.to_dict() for r in roller.log]
-    return doc
+    doc["rolls"] = [r.to_dict() for r in ctx.roller.log]
+    return doc, ctx.trail
 
 
-def characters(module: RulesModule, batch_seed: int, indices: range) -> Iterator[dict]:
+def characters(module: RulesModule, batch_seed: int, indices: range,
+               request: GenerationRequest | None = None) -> Iterator[dict]:
     for i in indices:
-        yield make_character(module, batch_seed, i)
+        yield make_character(module, batch_seed, i, request)

@@ -1,7 +1,7 @@
 """Action resolution at the table: the shared result types and the dispatch to engines.
 
-An engine that resolves actions has ``resolve(rules, roller, options) -> Resolution``
-and ``ROLL_OPTIONS``, the option names it takes. ``options`` maps every roll option
+An engine that resolves actions declares ``resolve(rules, roller, options) -> Resolution``
+and ``roll_options``, the options it takes (:class:`chargen.engines.RollOption`). ``options`` maps every roll option
 the caller knows to its value (``None`` or ``False`` when not given); an option that
 is given but does not apply to the system is an :class:`OptionError`.
 
@@ -88,12 +88,12 @@ def require(options: dict, name: str, why: str) -> object:
 
 
 def resolve(module: RulesModule, roller: Roller, options: dict) -> Resolution:
-    from chargen.systems import engine_for
+    from chargen import engines
 
-    engine = engine_for(module.engine)
-    if not hasattr(engine, "resolve"):
+    engine = engines.require(module.engine)
+    if engine.resolve is None:
         raise OptionError(f"--system {module.id} has no action resolution")
-    accepted = check_options(module.id, engine.ROLL_OPTIONS, options)
+    accepted = check_options(module.id, tuple(o.name for o in engine.roll_options), options)
     return engine.resolve(module.rules, roller, accepted)
 
 

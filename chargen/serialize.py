@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from importlib import resources
 
@@ -87,26 +88,88 @@ def to_yaml_stream(docs: list[dict]) -> str:
 DUMPERS = {"json": to_json, "yaml": to_yaml}
 
 
-def schema() -> dict:
+def envelope_schema() -> dict:
+    """The character schema without any engine's body: the envelope and the shared definitions."""
     return json.loads(resources.files("chargen").joinpath("schema", SCHEMA_FILE).read_text("utf-8"))
 
 
-_VALIDATOR = None
+def engine_schema(engine, rules: object = None) -> dict:
+    """The schema of a character of ``engine``: the envelope, and the engine's body under
+    ``$defs/<engine id>`` with the bounds its characters can reach under ``rules`` (if given)."""
+    s = envelope_schema()
+    body = copy.deepcopy(dict(engine.schema))
+    if rules is not None:
+        for pointer, (low, high) in engine.bounds(rules).items():
+            node = body
+            for part in pointer.strip("/").split("/"):
+                node = node[part]
+            node["minimum"], node["maximum"] = low, high
+    s["$defs"][engine.id] = body
+    s["allOf"] = [{"$ref": f"#/$defs/{engine.id}"}]
+    return s
 
 
-def validate(doc: object, name: str = "character") -> None:
-    """Raise :class:`CharacterError` naming the first schema violation."""
-    global _VALIDATOR
-    if _VALIDATOR is None:
-        import jsonschema
+def schema() -> dict:
+    """The whole character schema: the envelope, and each registered engine's body (built-in rules' bounds)
+    for a character whose ``system.engine`` names it."""
+    from chargen import engines
+    from chargen.rules import load_builtin
 
-        s = schema()
-        _VALIDATOR = jsonschema.Draft202012Validator(s, format_checker=None)
-    errors = sorted(_VALIDATOR.iter_errors(doc), key=lambda e: list(map(str, e.absolute_path)))
+    s = envelope_schema()
+    s["allOf"] = []
+    for engine in engines.all_engines():
+        rules = load_builtin(engine.id).rules if engine.id in engines.BUILTIN else None
+        s["$defs"][engine.id] = engine_schema(engine, rules)["$defs"][engine.id]
+        s["allOf"].append({"if": {"properties": {"system": {"properties": {"engine": {"const": engine.id}}}}},
+                           "then": {"$ref": f"#/$defs/{engine.id}"}})
+    return s
+
+
+_VALIDATORS: dict = {}
+
+
+def _validator(engine, rules: object):
+    import jsonschema
+
+    bounds = tuple(sorted(engine.bounds(rules).items())) if engine is not None and rules is not None else ()
+    key = (engine.id if engine else None, id(engine), bounds)
+    if key not in _VALIDATORS:
+        s = engine_schema(engine, rules) if engine is not None else envelope_schema()
+        if len(_VALIDATORS) > 32:
+            _VALIDATORS.clear()
+        _VALIDATORS[key] = jsonschema.Draft202012Validator(s, format_checker=None)
+    return _VALIDATORS[key]
+
+
+def validate(doc: object, name: str = "character", rules: object = None) -> None:
+    """Raise :class:`CharacterError` naming the first schema violation.
+
+    The body is checked against its engine's schema, with the bounds the rules
+    allow when ``rules`` (the typed rules the character was made with) are given;
+    a character of an engine chargen does not know is checked for its envelope only.
+    """
+    from chargen import engines
+
+    system = doc.get("system") if isinstance(doc, dict) else None
+    engine_id = system.get("engine") if isinstance(system, dict) else None
+    engine = engines.get(engine_id) if isinstance(engine_id, str) else None
+    errors = sorted(_validator(engine, rules).iter_errors(doc), key=lambda e: list(map(str, e.absolute_path)))
     if errors:
         e = errors[0]
         path = ".".join(str(p) for p in e.absolute_path) or "(top level)"
         raise CharacterError(f"{name}: {path}: {e.message}")
+
+
+def builtin_rules_of(doc: dict) -> object:
+    """The typed rules of the built-in module a character was made with, if it used one without
+    house rules (the bounds a saved character is checked against when no rules are given), else None."""
+    from chargen.rules import builtin_ids, load_builtin
+
+    system = doc.get("system") if isinstance(doc, dict) else None
+    if not isinstance(system, dict) or system.get("overlays") or system.get("id") not in builtin_ids():
+        return None
+    module = load_builtin(system["id"])
+    return module.rules if module.engine == system.get("engine") else None
 
 
 def parse_document(text: str, name: str) -> dict:
@@ -126,5 +189,8 @@ def parse_document(text: str, name: str) -> dict:
             raise CharacterError(str(e)) from None
     if not isinstance(doc, dict):
         raise CharacterError(f"{name}: expected one character document (a mapping)")
-    validate(doc, name)
+    validate(doc, name)  # structure first: only then is the envelope safe to read
+    rules = builtin_rules_of(doc)
+    if rules is not None:
+        validate(doc, name, rules)
     return doc

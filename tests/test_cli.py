@@ -161,3 +161,28 @@ def test_output_folder_that_cannot_be_created():
     r = run("generate", "--seed", "1", "-o", "/proc/chargen-cannot-be-here")
     assert r.exit_code == 1
     assert r.stderr.startswith("Error: cannot create output folder '/proc/chargen-cannot-be-here': ")
+
+
+def test_a_closed_pipe_ends_chargen_as_it_ends_a_unix_tool():
+    """``chargen systems | head -0``: no 'Error: Broken pipe', killed by SIGPIPE (141 in a shell)."""
+    import signal
+    import subprocess
+    import sys
+
+    for args in (["systems"], ["generate", "--seed", "1", "--count", "2000"]):
+        p = subprocess.Popen([sys.executable, "-m", "chargen", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        p.stdout.close()
+        assert p.wait() == -signal.SIGPIPE, args
+        assert p.stderr.read() == b""
+
+
+def test_debug_after_the_subcommand_shows_the_traceback():
+    r = run("generate", "--system", "nope", "--debug")
+    assert r.exit_code == 1 and r.exception is not None and type(r.exception).__name__ == "ChargenError"
+
+
+@pytest.mark.parametrize("args", [("--paper", "A4"), ("--paper", "Letter"), ("--format", "JSON")])
+def test_choices_are_case_insensitive(args):
+    command = ["roll", "3D6", "--seed", "1"] if args[0] == "--format" else ["generate", "--seed", "1", "--format", "html"]
+    r = run(*command, *args)
+    assert r.exit_code == 0, r.output

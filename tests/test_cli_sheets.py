@@ -55,7 +55,7 @@ def test_party_pdf_is_the_cover_then_every_sheet(party):
     assert len(reader.pages) == 1 + 3
     cover = " ".join(reader.pages[0].extract_text().split())
     assert "The Red Lanterns" in cover and "batch seed 42" in cover
-    assert "0 Isgerd Frostbeard Barbarian · HP 12 · POW 9 · DM 0 · Club 20% 1" in cover
+    assert "0 Isgerd Frostbeard Barbarian · HP 12 · POW 9 · DM 0 · Hand axe 20% 1" in cover
     assert "2 Jorun Goodwater Peasant · HP 9 · POW 8 · DM 0 · Belt knife 25% 3" in cover and "cover page i of i" in cover
     assert [o.title for o in reader.outline] == ["The Red Lanterns", "Isgerd Frostbeard", "Ulla Millbrook", "Jorun Goodwater"]
     assert reader.page_labels == ["i", "1", "2", "3"]  # the roster's page numbers
@@ -152,12 +152,14 @@ def test_render_two_files_without_output_is_a_usage_error(party):
 
 
 def test_a_broken_template_dir_fails_the_batch_with_one_error_line(tmp_path):
+    # A --template-dir overrides single files (the rest come from the built-in folder):
+    # its one broken stylesheet stops the batch with one line.
     (tmp_path / "tpl").mkdir()
-    (tmp_path / "tpl" / "base.html.j2").write_text("{% block sheet %}{% endblock %}")
+    (tmp_path / "tpl" / "sheet.css").write_text("@font-face { font-family: X; src: url(fonts/missing.otf) }")
     result = run("generate", "--seed", "1", "--format", "pdf", "-o", tmp_path / "out", "--template-dir",
                  tmp_path / "tpl", ok=False)
     assert result.exit_code == 1
-    assert result.output == f"Error: {(tmp_path / 'tpl').resolve()}: 'sheet.css' does not exist\n"
+    assert result.output == f"Error: {(tmp_path / 'tpl').resolve()}: 'fonts/missing.otf' does not exist\n"
     assert list((tmp_path / "out").iterdir()) == []  # the templates are checked before anything is written
 
 

@@ -123,10 +123,11 @@ def test_character_is_the_same_alone_or_in_a_batch(d100):
 
 
 def test_name_groups_replay_the_identity_rolls(d100):
-    """The fast replay used for name ranks gives the same sex and background as generation."""
-    from chargen.systems.d100.generate import _name_group
+    """The replay the name service ranks with gives the same background and sex as generation."""
+    from chargen import engines
+    from chargen.generate import _group_of
 
-    group_of = _name_group(d100.rules, 31)
+    group_of = _group_of(engines.require("d100").names, d100.rules, 31)
     for i in range(300):
         doc = make_character(d100, 31, i)
         assert group_of(i) == (doc["background"]["id"], doc["identity"]["sex"])
@@ -143,3 +144,101 @@ def test_an_overlay_cannot_remove_what_the_engine_reads(tmp_path):
     assert r.exit_code == 1
     assert r.stdout.startswith("chargen/rules/d100/combat.yaml:4: abilities: missing ability 'attack' "
                                "(the d100 engine needs attack, parry, defence)")
+
+
+D20_BACKGROUNDS = """
+overlay: d100
+name: d20 backgrounds
+changes:
+  backgrounds:
+    set:
+      die: 20
+      backgrounds[id=peasant].roll: 1-5
+      backgrounds[id=townsfolk].roll: 6-12
+      backgrounds[id=barbarian].roll: 13-17
+      backgrounds[id=poor_noble].roll: 18
+      backgrounds[id=rich_noble].roll: 19
+      backgrounds[id=very_rich_noble].roll: 20
+"""
+D20_ROWS = {"peasant": (1, 5), "townsfolk": (6, 12), "barbarian": (13, 17), "poor_noble": (18, 18),
+            "rich_noble": (19, 19), "very_rich_noble": (20, 20)}
+
+
+def _check_d20_backgrounds(docs):
+    seen = set()
+    for doc in docs:
+        validate(doc)
+        roll = next(r for r in doc["rolls"] if r["for"] == "background")
+        assert roll["dice"] == "1D20" and 1 <= roll["total"] <= 20
+        lo, hi = D20_ROWS[doc["background"]["id"]]
+        assert lo <= roll["total"] <= hi
+        seen.add(doc["background"]["id"])
+    assert seen == set(D20_ROWS)  # every row reachable
+
+
+def test_the_background_table_rolls_its_own_die(tmp_path, write):
+    import json
+
+    from click.testing import CliRunner
+
+    from chargen.cli import cli
+    from chargen.rules import load_module
+    from chargen import engines
+    from chargen.generate import _group_of
+
+    overlay = write("d20.yaml", D20_BACKGROUNDS)
+    module = load_module("d100", [overlay])
+    assert module.rules.backgrounds.die == 20
+    docs = [make_character(module, 5, i) for i in range(200)]
+    _check_d20_backgrounds(docs)
+    group_of = _group_of(engines.require("d100").names, module.rules, 5)  # the name service's replay rolls the same die
+    assert all(group_of(i) == (d["background"]["id"], d["identity"]["sex"]) for i, d in enumerate(docs))
+    r = CliRunner().invoke(cli, ["generate", "--seed", "5", "--count", "200", "--rules", str(overlay),
+                                 "--format", "json", "-o", str(tmp_path / "p")])
+    assert r.exit_code == 0, r.output
+    cli_docs = [json.loads(f.read_text()) for f in sorted((tmp_path / "p").glob("0*.json"))]
+    _check_d20_backgrounds(cli_docs)
+    assert [d["background"] for d in cli_docs] == [d["background"] for d in docs]
+
+
+def test_an_overlay_cannot_rename_what_the_engine_reads(write):
+    from click.testing import CliRunner
+
+    from chargen.cli import cli
+    from chargen.systems.d100.rules import READS
+
+    assert READS == {"characteristic": {"strength": "str", "size": "siz", "dexterity": "dex"},
+                     "ability": {"attack": "attack", "parry": "parry", "defence": "defence"}}
+    for kind, roles in READS.items():
+        stem, key = {"characteristic": ("characteristics", "characteristics"), "ability": ("combat", "abilities")}[kind]
+        for role, ident in roles.items():
+            overlay = write(f"{ident}.yaml", f"overlay: d100\nname: x\nchanges:\n  {stem}:\n"
+                                             f"    set:\n      {key}[id={ident}].id: renamed\n")
+            why = f" ({role})" if role != ident else ""
+            line = (f"{overlay}:6: changes.{stem}.set.{key}[id={ident}].id: the d100 engine reads {kind} "
+                    f"'{ident}'{why}; keep the id and change its label instead")
+            r = CliRunner().invoke(cli, ["rules", "check", str(overlay)])
+            assert r.exit_code == 1 and r.stdout.splitlines()[0] == line
+            r = CliRunner().invoke(cli, ["generate", "--seed", "1", "--rules", str(overlay)])
+            assert r.exit_code == 1 and f"Error: {line}" in r.output
+
+
+def test_an_added_ability_cannot_take_a_combat_figures_name(write):
+    from click.testing import CliRunner
+
+    from chargen.cli import cli
+
+    overlay = write("hp.yaml", """
+        overlay: d100
+        name: x
+        changes:
+          combat:
+            add:
+              abilities:
+                - {id: hit_points, label: HP, source: default, sum: {str: major}}
+        """)
+    r = CliRunner().invoke(cli, ["rules", "check", str(overlay)])
+    assert r.exit_code == 1
+    assert r.stdout == (f"{overlay}:7: changes.combat.add.abilities[0].id: 'hit_points' is another figure of the "
+                        "character's combat block (an ability's id must not be one of: damage_modifier, "
+                        "damage_modifier_thrown, hit_points, pow_points, strike_ranks, mov)\n")

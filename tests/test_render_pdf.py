@@ -50,7 +50,7 @@ def test_a_house_rules_character_shows_its_overlay(maker):
     doc = make_character(module, 42, 2)
     text, pages = pdf_text(render(maker, doc).pdf)
     assert missing(doc, text) == [] and pages == 1
-    assert "--index 2 --rules <Grim north>" in text
+    assert "--index 2 --rules <your file of Grim north>" in text  # a file to pass, not a name (issue 9)
 
 
 def test_letter_paper_fits_and_shows_everything(maker, d100):

@@ -31,7 +31,7 @@ def edit(folder: Path, name: str, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1))
 
 
-def pdf(folder: Path, doc: dict) -> bytes:
+def pdf(folder: Path | None, doc: dict) -> bytes:
     from chargen.render.pdf import PdfMaker
 
     templates = TemplateSet.load(folder)
@@ -80,17 +80,30 @@ def test_an_image_in_the_folder_is_allowed(tdir, doc):
 
 
 def test_a_missing_font_is_an_error(tdir, doc):
-    (tdir / "fonts" / "Karla-Bold.otf").unlink()
-    with pytest.raises(RenderError, match=r": 'fonts/Karla-Bold.otf' does not exist$"):
+    edit(tdir, "sheet.css", "src: url(fonts/Karla-Bold.otf)", "src: url(fonts/Nowhere-Bold.otf)")
+    with pytest.raises(RenderError, match=r": 'fonts/Nowhere-Bold.otf' does not exist$"):
         pdf(tdir, doc)
-    with pytest.raises(RenderError, match=r": 'fonts/Karla-Bold.otf' does not exist$"):
+    with pytest.raises(RenderError, match=r": 'fonts/Nowhere-Bold.otf' does not exist$"):
         HtmlRenderer(TemplateSet.load(tdir)).sheet(doc, standalone=True)
 
 
-def test_a_missing_stylesheet_is_an_error(tdir, doc):
+def test_a_file_the_template_dir_lacks_comes_from_the_built_in_folder(tdir, doc):
+    """--template-dir overrides single files: without its own sheet.css and fonts, the built-in ones are used."""
     (tdir / "sheet.css").unlink()
-    with pytest.raises(RenderError, match=r": 'sheet.css' does not exist$"):
-        pdf(tdir, doc)
+    shutil.rmtree(tdir / "fonts")
+    assert pdf(tdir, doc) == pdf(None, doc)
+    assert HtmlRenderer(TemplateSet.load(tdir)).sheet(doc) == HtmlRenderer(TemplateSet.load()).sheet(doc)
+
+
+def test_one_overridden_template_changes_only_its_sheet(tmp_path, doc):
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    text = (builtin_dir() / "d100.html.j2").read_text().replace("<h2>Notes</h2>", "<h2>Our notes</h2>", 1)
+    (folder / "d100.html.j2").write_text(text)
+    html = HtmlRenderer(TemplateSet.load(folder)).sheet(doc)
+    assert "<h2>Our notes</h2>" in html
+    assert html.replace("<h2>Our notes</h2>", "<h2>Notes</h2>") == HtmlRenderer(TemplateSet.load()).sheet(doc)
+    assert pdf(folder, doc).startswith(b"%PDF-")
 
 
 def test_a_remote_url_in_the_stylesheet_is_refused(tdir, doc):
@@ -122,16 +135,25 @@ def test_templates_run_sandboxed(tdir, doc):
         HtmlRenderer(TemplateSet.load(tdir)).sheet(doc)
 
 
-def test_a_template_dir_without_a_base_layout_is_refused(tmp_path):
-    with pytest.raises(RenderError, match=r"has no base.html.j2 \(copy the built-in templates folder"):
+def test_a_template_dir_with_nothing_to_use_is_refused(tmp_path):
+    (tmp_path / "notes.txt").write_text("not a template")
+    with pytest.raises(RenderError, match=r"has no template \(\*.j2\), stylesheet \(\*.css\) or font to use"):
         TemplateSet.load(tmp_path)
 
 
 def test_an_engine_without_a_sheet_template_is_an_error(tdir, doc):
-    doc["system"]["engine"] = "kotm"
-    (tdir / "kotm.html.j2").unlink(missing_ok=True)
-    with pytest.raises(RenderError, match=r": no sheet template for engine 'kotm' \(expected kotm.html.j2\)$"):
-        HtmlRenderer(TemplateSet.load(tdir)).sheet(doc)
+    from chargen import engines
+
+    kotm = engines.require("kotm")
+    engines.register(engines.Engine(id="nosheet", label="No sheet", build_rules=kotm.build_rules,
+                                    generate=kotm.generate, names=kotm.names, schema=kotm.schema,
+                                    layouts={"sheet": engines.Layout("sheet", "nosheet.html.j2", kotm.layouts["sheet"].view)}))
+    doc["system"]["engine"] = "nosheet"
+    try:
+        with pytest.raises(RenderError, match=r": no sheet template for engine 'nosheet' \(expected nosheet.html.j2\)$"):
+            HtmlRenderer(TemplateSet.load(tdir)).sheet(doc)
+    finally:
+        engines.unregister("nosheet")
 
 
 @pytest.mark.parametrize("relative", ["../base.html.j2", "/etc/hostname", "data:text/plain,x", ""])

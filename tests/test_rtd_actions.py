@@ -181,3 +181,17 @@ def test_option_errors(rules, given, message):
 def test_difficulty_names_are_forgiving(rules):
     r = resolve(rules, Roller(random.Random(1)), options(stat=17, difficulty="Very Hard"))
     assert r.inputs["difficulty"] == "very_hard"
+
+
+def test_a_chosen_result_runs_over_the_rules_action_scale(rtd):
+    from dataclasses import replace
+
+    from chargen.systems.rtd.generate import bonus_text
+    from chargen.systems.rtd.resolve import action_roll
+
+    legendary = rtd.rules.skill_level(80)
+    assert bonus_text(legendary, rtd.rules.actions).endswith("chooses the result, 0 to 10")
+    scale = replace(rtd.rules.actions, clamp_min=1, clamp_max=12)
+    assert bonus_text(legendary, scale).endswith("chooses the result, 1 to 12")
+    with pytest.raises(OptionError, match=r"give --choose-result 1 to 12$"):
+        action_roll(replace(rtd.rules, actions=scale), None, {"action": True, "skill_xp": 80})

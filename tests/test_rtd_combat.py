@@ -139,3 +139,42 @@ def test_resolved_attack_trail(rtd):
         "    counterattack critical chart 1D12 [10] -> 10: Critical hit - 2x damage\n"
         "    damage: counterattack - 5 x 2x + 3 (parry) = 13\n")
     assert r.result["counterattack"]["damage"] == 13
+
+
+HOUSE_COMBAT = """
+overlay: rtd
+name: wider parries
+changes:
+  combat:
+    set:
+      free_parry.to_hit: 1-3
+      free_parry.dodge: 5-6
+      six_against_one.attack_crits: {to_hit: 5, dodge: 2}
+      six_against_one.parry_crits: {to_hit: 2, dodge: 6}
+"""
+
+
+def _attack_text(module, *faces):
+    from chargen.resolve import resolve
+    from tests.conftest import d, scripted
+
+    options = dict.fromkeys(("stat", "difficulty", "action", "bonus", "skill_xp", "skill_bonus", "choose_result",
+                             "no_overshoot", "wound", "no_dodge", "damage", "parry_damage", "crit_mod"))
+    return resolve(module, scripted(*d(6, *faces)), {**options, "attack": True}).text()
+
+
+def test_the_roll_trail_states_the_house_rules_figures(write):
+    from chargen.rules import load_module
+
+    module = load_module("rtd", [write("house.yaml", HOUSE_COMBAT)])
+    text = _attack_text(module, 3, 5, 4)   # a to-hit of 3 against a dodge of 5: a free parry only here
+    assert "You dodged the attack. A to-hit of 1-3 against a dodge of 5+: free parry." in text
+    assert "counterattack to hit 1D6 [4] -> 4: Successful hit" in text
+    text = _attack_text(module, 5, 2)
+    assert "attack critical: Critical hit - a to-hit of 5 against a dodge of 2: automatic, 2x damage" in text
+    text = _attack_text(module, 2, 6)
+    assert "counterattack critical: Critical hit - a to-hit of 2 against a parry of 6: automatic, 2x damage" in text
+
+
+def test_the_roll_trail_states_the_seeds_figures(rtd):
+    assert "A to-hit of 1-2 against a dodge of 4+: free parry." in _attack_text(rtd, 1, 4, 4)

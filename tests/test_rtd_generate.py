@@ -85,3 +85,9 @@ def test_sheet_lists_each_choice_of_an_expert(rtd):
     odds = sheet_context(doc, rtd.rules)["skills"][0]["action_success"]
     assert [(o["with"], o["success"]["fraction"]) for o in odds] == [("bonus +1", "2/3"), ("bonus +2", "5/6"),
                                                                      ("bonus +3", "1/1")]
+
+
+def test_the_engine_reads_no_id_by_name():
+    from chargen.systems.rtd.rules import READS
+
+    assert READS == {}

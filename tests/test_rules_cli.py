@@ -222,3 +222,16 @@ def test_every_rules_command_has_an_example():
     for args in (["rules"], ["rules", "show"], ["rules", "check"], ["systems"], ["generate"]):
         r = run(*args, "--help")
         assert r.exit_code == 0 and "Example" in r.stdout, args
+
+
+def test_rules_check_refuses_an_own_module_with_a_built_in_id(tmp_path):
+    """An unedited copy of a built-in module: 'chargen systems --rules-dir' refuses it, so rules check does too."""
+    import shutil
+
+    from chargen.rules import BUILTIN_DIR
+
+    shutil.copytree(BUILTIN_DIR / "kotm", tmp_path / "copy")
+    r = CliRunner().invoke(cli, ["rules", "check", str(tmp_path)])
+    assert r.exit_code == 1
+    assert r.stdout == (f"{tmp_path / 'copy'}/module.yaml:8: id: 'kotm' is a built-in module's id; an own module "
+                        "needs its own (change it; to change the built-in module, use an overlay)\n")

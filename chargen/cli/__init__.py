@@ -9,11 +9,19 @@ option bundles the commands share, and each command group has its module
 
 from __future__ import annotations
 
+import os
+import signal
+import sys
+
 import click
 
 from chargen import __version__
 from chargen.cli.options import CONTEXT
 from chargen.errors import ChargenError, printable
+
+
+class PipeClosed(Exception):
+    """stdout's reader closed the pipe (not an OSError, which Click would turn into exit status 1)."""
 
 
 class ChargenGroup(click.Group):
@@ -22,6 +30,8 @@ class ChargenGroup(click.Group):
     def invoke(self, ctx: click.Context):
         try:
             return super().invoke(ctx)
+        except BrokenPipeError:
+            raise PipeClosed() from None  # the reader went away: main() ends quietly, as a Unix tool does
         except ChargenError as e:
             if ctx.meta.get("chargen.debug"):
                 raise
@@ -49,13 +59,57 @@ def cli(ctx: click.Context, debug: bool) -> None:
 
     \b
     Example:
-        chargen generate --system d100 --seed 42 --count 20 --format json -o party/
+        chargen generate --system d100 --seed 42 --count 20 --format json -o guards/
     """
-    ctx.meta["chargen.debug"] = debug
+    ctx.meta["chargen.debug"] = debug or ctx.meta.get("chargen.debug", False)
 
 
 def main() -> None:
-    cli(prog_name="chargen")
+    """The ``chargen`` program: Click's standalone handling, except that a closed pipe ends it
+    as SIGPIPE ends a Unix tool (Click would print nothing but exit 1)."""
+    try:
+        try:
+            status = cli.main(prog_name="chargen", standalone_mode=False)
+            sys.stdout.flush()
+        except click.ClickException as e:
+            e.show()
+            status = e.exit_code
+        except click.Abort:
+            click.echo("Aborted!", err=True)
+            status = 1
+    except (BrokenPipeError, PipeClosed):
+        _die_of_sigpipe()
+    sys.exit(status if isinstance(status, int) else 0)
+
+
+def _die_of_sigpipe() -> None:
+    """End as a Unix tool ends when its reader closes the pipe (``chargen systems | head -1``):
+    silently, killed by SIGPIPE (status 141 in a shell); nothing is printed."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # so the interpreter's last flush cannot fail again
+    except OSError:
+        pass
+    if hasattr(signal, "SIGPIPE"):
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGPIPE)
+    sys.exit(141)
+
+
+def _debug_option(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if value:
+        ctx.meta["chargen.debug"] = True
+
+
+def debug_anywhere(command: click.Command) -> None:
+    """``--debug`` after the subcommand too (``chargen generate ... --debug``), for it and its subcommands."""
+    command.params.append(click.Option(["--debug"], is_flag=True, expose_value=False, is_eager=True,
+                                       callback=_debug_option, help="Show the full traceback on errors."))
+    for sub in getattr(command, "commands", {}).values():
+        debug_anywhere(sub)
 
 
 from chargen.cli import generate, roll, rules  # noqa: E402,F401 - register the commands
+
+for _command in cli.commands.values():
+    debug_anywhere(_command)

@@ -53,8 +53,9 @@ def generate_cmd(ctx: click.Context, system_id: str, seed: int | None, count: in
         chargen generate --system d100 --seed 42 --count 20 --format json -o party/
         chargen generate --system d100 --seed 42 --index 7 --format yaml
         chargen generate --seed 42 --rules examples/house-rules/grim-north.yaml --format yaml
+        chargen generate --seed 42 --count 6 --rules examples/house-rules/grim-north.yaml -o grim/
         chargen generate --seed 42 --count 20 -o party/ --resume
-        chargen generate --system d100 --seed 42 --count 6 --format json,html,pdf -o party/ --party-name "The Red Lanterns"
+        chargen generate --system d100 --seed 42 --count 6 --format json,html,pdf -o lanterns/ --party-name "The Red Lanterns"
         chargen generate --system d100 --seed 7 --format pdf --paper letter -o out/
     """
     from chargen.rules import load_module
@@ -152,9 +153,11 @@ def render_cmd(files: tuple[Path, ...], formats: str, output: Path | None, force
                paper: str, template_dir: Path | None, party_name: str | None) -> None:
     """Render saved characters (JSON or YAML, hand edits and all) as sheets.
 
-    Every file is checked against the character schema before anything is written;
-    a batch's manifest.json among the files is skipped. A KoTM or RTD sheet shows odds
-    from the rules: give the --rules/--rules-dir its character was made with.
+    Every file is checked against the character schema (and the bounds of its rules)
+    before anything is written; a batch's manifest.json among the files is skipped. A KoTM
+    or RTD sheet shows odds from the rules: give the --rules/--rules-dir its character was
+    made with. Each overlay applies to the characters of the module it names only, so a
+    mixed party renders with one overlay per module.
     Without -o, one character's sheet in one format goes to stdout.
 
     \b
@@ -192,13 +195,13 @@ def render_cmd(files: tuple[Path, ...], formats: str, output: Path | None, force
 
 
 def _modules(system_ids: list[str], overlays: tuple[Path, ...], rules_dirs: tuple[Path, ...]) -> tuple:
-    """The rules modules saved characters were made with, when the user names house rules."""
+    """The rules modules saved characters were made with, when the user names house rules:
+    each module with the overlays that change it."""
     if not overlays and not rules_dirs:
         return ()
-    from chargen.rules import load_module
+    from chargen.rules import load_modules_for
 
-
-    return tuple(load_module(i, overlays, rules_dirs) for i in system_ids)
+    return load_modules_for(system_ids, overlays, rules_dirs)
 
 
 def _sheet_to_stdout(doc: dict, fmt: str, options, modules: tuple = ()) -> None:

@@ -71,7 +71,7 @@ def parse_formats(value: str, known: tuple[str, ...] | None = None) -> tuple[str
 
 
 sheet_options = bundle(  # how html and pdf sheets are rendered
-    click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True,
+    click.option("--paper", type=click.Choice(["a4", "letter"], case_sensitive=False), default="a4", show_default=True,
                  help="Paper size of html and pdf sheets."),
     click.option("--template-dir", type=click.Path(path_type=Path, file_okay=False, exists=True),
                  help="Render sheets with the templates in this folder instead of the built-in ones."),

@@ -3,58 +3,60 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import click
 
 from chargen.cli import cli
-from chargen.cli.options import bundle, resolve_seed, seed_option
+from chargen.cli.options import resolve_seed, rules_options, seed_option
 
 
-kotm_options = bundle(
-    click.option("--sd", type=int, help="kotm: the SD target number."),
-    click.option("--level", type=int, help="kotm: the attacker's level (1-15)."),
-    click.option("--damage-mod", type=int, help="kotm: the weapon's damage modifier."),
-    click.option("--missile", is_flag=True, help="kotm: the weapon is a missile weapon (fumble row 61-62)."),
-    click.option("--no-helm", is_flag=True, help="kotm: the fumbler wears no helm (fumble row 72)."),
-)
-rtd_options = bundle(
-    click.option("--stat", type=int, help="rtd: a stat roll-off with this stat (0-50)."),
-    click.option("--difficulty", metavar="TIER", help="rtd: easy, medium, hard, very_hard, master, godly "
-                 "(default: the stat's own tier)."),
-    click.option("--action", is_flag=True, help="rtd: a standard action on the 0-10 scale."),
-    click.option("--bonus", type=int, help="rtd: circumstance bonus (negative: penalty)."),
-    click.option("--skill-xp", type=int, help="rtd: the skill's XP, for its level and bonus."),
-    click.option("--skill-bonus", type=int, help="rtd: the bonus chosen at Expert or Master (1-3)."),
-    click.option("--choose-result", type=int, help="rtd: the result a Legendary skill chooses (0-10)."),
-    click.option("--no-overshoot", is_flag=True, help="rtd: a Grand Master chooses not to overshoot."),
-    click.option("--wound", metavar="STATE", help="rtd: the wound state of the body part used."),
-    click.option("--attack", is_flag=True, help="rtd: one combat exchange (to hit, dodge, critical, parry)."),
-    click.option("--no-dodge", is_flag=True, help="rtd: the defender cannot dodge."),
-    click.option("--damage", type=int, help="rtd: the attacker's weapon damage."),
-    click.option("--parry-damage", type=int, help="rtd: the defender's weapon damage, for counterattacks."),
-    click.option("--crit-mod", type=int, help="rtd: the attacker's +N to critical hits."),
-)
-d100_options = bundle(
-    click.option("--chance", type=int, help="d100: the chance in % of a skill roll."),
-    click.option("--against", type=int, help="d100: the opposing chance, for an opposed roll."),
-    click.option("--active", type=int, help="d100: the active characteristic of a resistance roll."),
-    click.option("--passive", type=int, help="d100: the passive characteristic of a resistance roll."),
-)
+class RollCommand(click.Command):
+    """``chargen roll``, whose system options are the ones the registered engines declare.
+
+    They are built when the command is parsed (or its help shown), so an engine
+    registered from outside the package brings its options with it. An option two
+    engines declare alike is one option; its help names both.
+    """
+
+    def get_params(self, ctx: click.Context) -> list[click.Parameter]:
+        params = super().get_params(ctx)
+        return params[:-1] + engine_options() + params[-1:]  # the help option last
 
 
-@cli.command("roll")
+def engine_options() -> list[click.Option]:
+    from chargen import engines
+
+    owners: dict[str, list[str]] = {}
+    declared = {}
+    for engine in engines.all_engines():
+        for o in engine.roll_options:
+            owners.setdefault(o.name, []).append(engine.id)
+            declared.setdefault(o.name, o)
+    return [_option(o, owners[name]) for name, o in declared.items()]
+
+
+def _option(o, owners: list[str]) -> click.Option:
+    text = f"{', '.join(owners)}: {o.help}"
+    if o.kind == "flag":
+        return click.Option([o.flag, o.name], is_flag=True, default=None, help=text)
+    kind = int if o.kind == "int" else str
+    return click.Option([o.flag, o.name], type=kind, metavar=o.metavar, help=text)
+
+
+@cli.command("roll", cls=RollCommand)
 @click.argument("expression", required=False)
 @click.option("--system", "system_id", metavar="ID", help="Resolve an action under this system's rules instead.")
 @seed_option
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@kotm_options
-@rtd_options
-@d100_options
-def roll_cmd(expression: str | None, system_id: str | None, seed: int | None, fmt: str, **options) -> None:
+@click.option("--format", "fmt", type=click.Choice(["text", "json"], case_sensitive=False), default="text", show_default=True)
+@rules_options()
+def roll_cmd(expression: str | None, system_id: str | None, seed: int | None, fmt: str,
+             overlays: tuple[Path, ...], rules_dirs: tuple[Path, ...], **options) -> None:
     """Roll dice notation, or resolve an action under a system's rules.
 
     Dice notation shows every die: 3D6, 2D6+6, D100 (01-100), 1D4+1D6, -1D4.
-    With --system, the roll prints the dice it rolled and every table row it used.
+    With --system, the roll prints the dice it rolled and every table row it used, under
+    that module's rules with any --rules overlays (an own module: --rules-dir).
 
     \b
     Examples:
@@ -66,11 +68,14 @@ def roll_cmd(expression: str | None, system_id: str | None, seed: int | None, fm
         chargen roll --system d100 --chance 65
         chargen roll --system d100 --active 12 --passive 14
         chargen roll --system d100 --chance 110 --against 120
+        chargen roll --system mykotm --rules-dir examples/house-rules/modules --sd 30 --level 4
     """
     from chargen.resolve import flag, given
 
     if expression is not None and system_id is not None:
         raise click.UsageError("give dice notation or --system, not both")
+    if system_id is None and (overlays or rules_dirs):
+        raise click.UsageError("--rules and --rules-dir need --system: dice notation has no rules")
     if expression is None and system_id is None:
         stray = [k for k, v in options.items() if given(v)]
         if stray:
@@ -80,7 +85,7 @@ def roll_cmd(expression: str | None, system_id: str | None, seed: int | None, fm
     if system_id is None:
         _roll_notation(expression, batch_seed, fmt, options)
     else:
-        _roll_system(system_id, batch_seed, fmt, options)
+        _roll_system(system_id, overlays, rules_dirs, batch_seed, fmt, options)
     click.echo(f"chargen: seed {batch_seed}", err=True)
 
 
@@ -109,13 +114,14 @@ def _roll_notation(expression: str, batch_seed: int, fmt: str, options: dict) ->
             click.echo(f"  {sign}{term}: {shown}")
 
 
-def _roll_system(system_id: str, batch_seed: int, fmt: str, options: dict) -> None:
+def _roll_system(system_id: str, overlays: tuple[Path, ...], rules_dirs: tuple[Path, ...], batch_seed: int,
+                 fmt: str, options: dict) -> None:
     from chargen.dice import Roller, new_rng
     from chargen.errors import OptionError
     from chargen.resolve import resolve
-    from chargen.rules import load_builtin
+    from chargen.rules import load_module
 
-    module = load_builtin(system_id)
+    module = load_module(system_id, overlays, rules_dirs)
     roller = Roller(new_rng(batch_seed))
     try:
         result = resolve(module, roller, options)

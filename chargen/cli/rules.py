@@ -13,7 +13,7 @@ from chargen.errors import printable
 
 
 @cli.command("systems")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"], case_sensitive=False), default="text", show_default=True)
 @rules_options(overlays=False)
 def systems_cmd(fmt: str, rules_dirs: tuple[Path, ...]) -> None:
     """List the rules modules: id, name, version and dice mechanic.

@@ -139,9 +139,12 @@ _WORKER_FORMATS: dict[str, Format] = {}
 _INIT_ERROR: Exception | None = None  # raised by the worker's first task (a failing initializer would respawn forever)
 
 
-def _init(options: SheetOptions, formats: tuple[Format, ...], modules: tuple) -> None:
+def _init(options: SheetOptions, formats: tuple[Format, ...], modules: tuple, engine_modules: list) -> None:
     global _WORKER, _WORKER_FORMATS, _INIT_ERROR
     try:
+        from chargen.engines import import_modules
+
+        import_modules(engine_modules)  # engines registered from outside the package, as in the main process
         _WORKER_FORMATS = {f.name: f for f in formats}
         _WORKER = SheetRenderer(options.template_dir, options.paper, PARTY_PDF in batch_files(formats), modules)
     except Exception as e:  # noqa: BLE001 - handed to the main process with the first task
@@ -179,7 +182,10 @@ def _pool(options: SheetOptions, formats: tuple[Format, ...], modules: tuple):
     context = multiprocessing.get_context("forkserver")
     pdf = PARTY_PDF in batch_files(formats)
     context.set_forkserver_preload(["chargen.render.bundle"] + (["chargen.render.pdf"] if pdf else []))
-    return context.Pool(options.workers, _init, (options, formats, modules), maxtasksperchild=RECYCLE)
+    from chargen.engines import external_modules
+
+    return context.Pool(options.workers, _init, (options, formats, modules, external_modules()),
+                        maxtasksperchild=RECYCLE)
 
 
 def _in_order(pool, folder: Path, tasks: Iterable[SheetTask], window: int) -> Iterator[tuple[SheetTask, Drawn]]:

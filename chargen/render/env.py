@@ -67,10 +67,11 @@ FILTERS = {"signed": signed, "face": face, "faces": faces, "num": num, "roman": 
 
 
 class _ContainedLoader(jinja2.FileSystemLoader):
-    """A FileSystemLoader that also refuses templates reached through symlinks leading out."""
+    """A FileSystemLoader over the template folders, first match wins, that also refuses
+    templates reached through symlinks leading out of them."""
 
     def __init__(self, templates: TemplateSet):
-        super().__init__(str(templates.root), followlinks=False)
+        super().__init__([str(r) for r in templates.roots], followlinks=False)
         self._templates = templates
 
     def get_source(self, environment, template):

@@ -14,12 +14,9 @@ The template context is documented in the README ("Character sheets").
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import traceback
 from collections.abc import Iterable
 from dataclasses import dataclass
-from types import ModuleType
 
 import jinja2
 from markupsafe import Markup
@@ -40,34 +37,35 @@ class Paper:
 PAPERS = {"a4": Paper("a4", "A4", "210mm", "297mm"), "letter": Paper("letter", "letter", "8.5in", "11in")}
 
 
-def sheet_module(engine: str) -> ModuleType | None:
-    """The engine's optional ``sheet`` module (``chargen/systems/<engine>/sheet.py``), if it has one."""
-    from chargen.systems import ENGINES
+def layout_of(doc: dict, layout: str = "sheet"):
+    """The registry's (layout, engine) entry for a character, or None for an engine chargen does not know."""
+    from chargen import engines
 
-    package = ENGINES.get(engine)
-    if package is None or importlib.util.find_spec(f"{package}.sheet") is None:
-        return None
-    return importlib.import_module(f"{package}.sheet")
+    return engines.layout(doc["system"]["engine"], layout)
 
 
-def engine_extra(doc: dict, modules: Iterable = ()) -> dict:
-    """What the engine's ``sheet_context`` adds for its template (``extra``), or ``{}``.
+def sheet_view(doc: dict, modules: Iterable = (), layout: str = "sheet"):
+    """The typed view a layout's template is given; the rules the character was made with when
+    the layout shows figures computed from them (see :func:`sheet_rules`)."""
+    from chargen.engines import View
 
-    An engine whose sheet computes odds and tables from the rules (``NEEDS_RULES``
-    in its sheet module) gets the rules the character was made with: see :func:`sheet_rules`.
-    """
-    module = sheet_module(doc["system"]["engine"])
-    if module is None or not hasattr(module, "sheet_context"):
-        return {}
-    if getattr(module, "NEEDS_RULES", False):
-        return module.sheet_context(doc, sheet_rules(doc, modules))
-    return module.sheet_context(doc)
+    entry = layout_of(doc, layout)
+    if entry is None:
+        return View(doc, {})
+    return entry.view(doc, sheet_rules(doc, modules) if entry.needs_rules else None)
 
 
-def needs_rules(engine: str) -> bool:
-    """Whether the engine's sheet shows figures computed from the rules (and so needs them)."""
-    module = sheet_module(engine)
-    return module is not None and getattr(module, "NEEDS_RULES", False)
+def engine_extra(doc: dict, modules: Iterable = (), layout: str = "sheet") -> dict:
+    """The figures a layout adds to the character for its template (``extra``)."""
+    return dict(sheet_view(doc, modules, layout).figures)
+
+
+def needs_rules(engine: str, layout: str = "sheet") -> bool:
+    """Whether the engine's layout shows figures computed from the rules (and so needs them)."""
+    from chargen import engines
+
+    entry = engines.layout(engine, layout)
+    return entry is not None and entry.needs_rules
 
 
 def sheet_rules(doc: dict, modules: Iterable = ()) -> object:
@@ -106,9 +104,13 @@ class HtmlRenderer:
             self._style = Markup(f"<style>\n{self.templates.inline_stylesheet()}</style>")
         return self._style
 
-    def sheet(self, doc: dict, standalone: bool = True, extra: dict | None = None) -> str:
-        name = self.templates.sheet_template(doc["system"]["engine"])
-        extra = engine_extra(doc) if extra is None else extra
+    def sheet(self, doc: dict, standalone: bool = True, extra: dict | None = None, layout: str = "sheet") -> str:
+        entry = layout_of(doc, layout)
+        if entry is None:
+            raise RenderError(f"{self.templates.label}: no {layout} layout for engine '{doc['system']['engine']}' "
+                              f"(no such engine is registered)")
+        name = self.templates.sheet_template(entry)
+        extra = engine_extra(doc, (), layout) if extra is None else extra
         return self._render(name, c=doc, extra=extra, paper=self.paper, stylesheet=self.style(standalone))
 
     def cover(self, party: dict) -> str:

@@ -4,8 +4,9 @@ Importing this module imports WeasyPrint (about a second), so only code that
 writes a PDF imports it.
 
 * Fetching: :class:`FolderFetcher` lets WeasyPrint read ``data:`` URLs and
-  files under the templates folder, and nothing else: no network, no
-  redirects, no ``..`` or symlink out of the folder. A refused or missing
+  files under the template folders, and nothing else: no network, no host in
+  a ``file:`` URL, no redirects, no ``..`` or symlink out of the folders; it
+  opens the files itself (a ``--template-dir`` file, else the built-in one). A refused or missing
   resource stops the render with a :class:`RenderError`.
 * Strictness: a warning WeasyPrint would log (an unreadable font or image, a
   CSS rule it ignores) is turned into a :class:`RenderError` as well, so a
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import mimetypes
 import os
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -28,7 +30,7 @@ from urllib.parse import unquote, urlsplit
 
 import weasyprint
 from weasyprint.text.fonts import FontConfiguration
-from weasyprint.urls import FatalURLFetchingError, URLFetcher
+from weasyprint.urls import FatalURLFetchingError, URLFetcher, URLFetcherResponse
 
 from chargen.errors import RenderError
 from chargen.render.templates import STYLESHEET, TemplateSet
@@ -47,23 +49,20 @@ class FolderFetcher(URLFetcher):
         self.templates = templates
 
     def fetch(self, url, headers=None):
-        scheme = urlsplit(url).scheme.lower()
+        parts = urlsplit(url)
+        scheme = parts.scheme.lower()
         if scheme == "data":
             return super().fetch(url, headers)
-        if scheme != "file":
+        if scheme != "file" or parts.netloc not in ("", "localhost"):
             raise RenderError(f"{self.templates.label}: refusing to fetch '{_short(url)}' "
                               f"(a sheet may use only files in the templates folder and data: URLs)")
-        path = unquote(urlsplit(url).path)
-        relative = self._relative(path, url)
-        self.templates.path_of(relative)  # raises when missing or outside (a symlink out)
-        return super().fetch(url, headers)
-
-    def _relative(self, path: str, url: str) -> str:
-        resolved = Path(path).resolve()
-        if not resolved.is_relative_to(self.templates.root):
+        relative = self.templates.relative_of(Path(unquote(parts.path)))
+        if relative is None:
             raise RenderError(f"{self.templates.label}: refusing to read '{_short(url)}': it is outside "
                               f"the templates folder {self.templates.root}")
-        return resolved.relative_to(self.templates.root).as_posix()
+        path = self.templates.path_of(relative)  # the first folder that has it; raises when missing or outside
+        kind = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+        return URLFetcherResponse(path.as_uri(), body=path.read_bytes(), headers={"Content-Type": kind})
 
 
 def _short(url: str) -> str:

@@ -1,12 +1,15 @@
 """Where sheet templates live, and reading files from under that folder only.
 
-A templates folder holds ``base.html.j2`` (the shared layout), one
-``<engine>.html.j2`` per rules engine, ``cover.html.j2`` (the party PDF's
-cover), ``index.html.j2`` (a bundle's index page), ``sheet.css`` and its
-``fonts/``. The built-in folder is the repository's top-level ``templates/``,
-installed as the package ``chargen._templates``; ``--template-dir`` replaces it
-wholly. Every file a sheet uses is read through :func:`read_asset`, which
-refuses anything outside the folder (``..``, absolute paths, symlinks leading out).
+A templates folder holds ``base.html.j2`` (the shared layout), each layout's
+template (``<engine>.html.j2`` for the full sheet; see the engines' ``layouts``),
+``cover.html.j2`` (the party PDF's cover), ``index.html.j2`` (a bundle's index
+page), ``sheet.css`` and its ``fonts/``. The built-in folder is the
+repository's top-level ``templates/``, installed as the package
+``chargen._templates``. A ``--template-dir`` overrides single files: each
+template, stylesheet or font is taken from it when it has one, else from the
+built-in folder (then from the folders of engines registered from outside the
+package). Every file a sheet uses is read through :meth:`TemplateSet.path_of`,
+which refuses anything outside the folders (``..``, absolute paths, symlinks leading out).
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ COVER = "cover.html.j2"
 INDEX = "index.html.j2"
 # CSS url(...) references, quoted or not; data: URLs are left alone.
 _CSS_URL = re.compile(r"""url\(\s*(?P<q>['"]?)(?P<url>[^'")]*)(?P=q)\s*\)""")
+_OVERRIDES = {".j2", ".css", ".otf", ".ttf", ".woff", ".woff2", ".svg", ".png", ".jpg"}
 _TYPES = {".otf": "font/otf", ".ttf": "font/ttf", ".woff": "font/woff", ".woff2": "font/woff2",
           ".svg": "image/svg+xml", ".png": "image/png", ".jpg": "image/jpeg", ".css": "text/css"}
 
@@ -44,46 +48,66 @@ def builtin_dir() -> Path:
 
 @dataclass(frozen=True)
 class TemplateSet:
-    """A templates folder, resolved (symlinks followed) so containment checks are exact."""
+    """The folders templates and assets are read from, first match wins: a ``--template-dir``
+    (if given), the built-in templates, then the folders of engines registered from outside
+    the package. Each is resolved (symlinks followed) so containment checks are exact."""
 
-    root: Path
+    roots: tuple[Path, ...]
     builtin: bool
 
     @classmethod
     def load(cls, folder: Path | None = None) -> TemplateSet:
+        from chargen.engines import layout_folders
+
+        shipped = (builtin_dir().resolve(),) + tuple(f.resolve() for f in layout_folders())
         if folder is None:
-            return cls(builtin_dir().resolve(), True)
+            return cls(shipped, True)
         root = Path(folder).resolve()
         if not root.is_dir():
             raise RenderError(f"--template-dir '{folder}' is not a folder")
-        if not (root / BASE).is_file():
-            raise RenderError(f"--template-dir '{folder}' has no {BASE} (copy the built-in templates "
-                              f"folder to start from: {builtin_dir()})")
-        return cls(root, False)
+        if not any(p.is_file() and p.suffix in _OVERRIDES for p in root.rglob("*")):
+            raise RenderError(f"--template-dir '{folder}' has no template (*.j2), stylesheet (*.css) or font to "
+                              f"use; put there the files you change, copied from {builtin_dir()}")
+        return cls((root,) + shipped, False)
 
-    def sheet_template(self, engine: str) -> str:
-        name = f"{engine}.html.j2"
-        if not (self.root / name).is_file():
-            raise RenderError(f"{self.label}: no sheet template for engine '{engine}' (expected {name})")
-        return name
+    @property
+    def root(self) -> Path:
+        """The first folder: relative URLs in sheets and stylesheets are resolved from it."""
+        return self.roots[0]
+
+    def sheet_template(self, layout) -> str:
+        """The template of a :class:`chargen.engines.Layout`, found in any of the folders."""
+        if not any((r / layout.template).is_file() for r in self.roots):
+            raise RenderError(f"{self.label}: no {layout.id} template for engine '{layout.engine}' "
+                              f"(expected {layout.template})")
+        return layout.template
 
     @property
     def label(self) -> str:
         return "built-in templates" if self.builtin else str(self.root)
 
     def path_of(self, relative: str) -> Path:
-        """The file ``relative`` under the folder; an error if it is outside or missing."""
+        """The file ``relative`` under the first folder that has it; an error if it is outside or missing."""
         if not relative or "\x00" in relative or relative.startswith(("/", "\\")) or ":" in relative:
             raise RenderError(f"{self.label}: '{relative}' is not a relative path inside the templates folder")
-        path = (self.root / relative).resolve()
-        if not path.is_relative_to(self.root):
-            raise RenderError(f"{self.label}: '{relative}' is outside the templates folder")
-        if not path.is_file():
-            raise RenderError(f"{self.label}: '{relative}' does not exist")
-        return path
+        for root in self.roots:
+            path = (root / relative).resolve()
+            if not path.is_relative_to(root):
+                raise RenderError(f"{self.label}: '{relative}' is outside the templates folder")
+            if path.is_file():
+                return path
+        raise RenderError(f"{self.label}: '{relative}' does not exist")
+
+    def relative_of(self, path: Path) -> str | None:
+        """``path`` relative to the folder it lies in (the first that contains it), or None."""
+        resolved = Path(path).resolve()
+        for root in self.roots:
+            if resolved.is_relative_to(root):
+                return resolved.relative_to(root).as_posix()
+        return None
 
     def contains(self, path: Path) -> bool:
-        return Path(path).resolve().is_relative_to(self.root)
+        return self.relative_of(path) is not None
 
     def read_asset(self, relative: str) -> bytes:
         return self.path_of(relative).read_bytes()
@@ -100,7 +124,7 @@ class TemplateSet:
     def inline_stylesheet(self) -> str:
         """sheet.css then browser.css (if any), every url(...) a data: URL, to sit in a <style> element."""
         css = self.stylesheet()
-        if (self.root / BROWSER_STYLESHEET).is_file():
+        if any((r / BROWSER_STYLESHEET).is_file() for r in self.roots):
             css += "\n" + self.read_asset(BROWSER_STYLESHEET).decode("utf-8")
         if "</style" in css.lower():
             raise RenderError(f"{self.label}: a stylesheet contains '</style'")

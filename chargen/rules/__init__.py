@@ -2,7 +2,7 @@
 
 A module folder holds ``module.yaml`` (id, name, version, mechanic, engine) and
 one YAML file per rules concern. The ``engine`` names the Python interpreter of
-those files (see :mod:`chargen.systems`). The rules hash is the SHA-256 of the
+those files (see :mod:`chargen.engines`). The rules hash is the SHA-256 of the
 module's data in canonical JSON: a character records it, so a changed table
 shows as a changed hash.
 """
@@ -80,7 +80,7 @@ def rules_hash(docs: dict[str, Located]) -> str:
 
 def build_module(docs: dict[str, Located], path: str, overlays: tuple = (), builtin: bool = True) -> RulesModule:
     """Validate a module's documents with its engine; every problem found is reported at once."""
-    from chargen.systems import ENGINES, engine_for
+    from chargen import engines
 
     problems = Problems()
     meta = Cursor.root(docs["module"], problems)
@@ -92,10 +92,10 @@ def build_module(docs: dict[str, Located], path: str, overlays: tuple = (), buil
     mechanic = meta["mechanic"].str()
     description = meta["description"].str(1000, multiline=True) if meta["description"].present else ""
     engine_id = meta["engine"].ident() if meta["engine"].present else ident
-    engine = engine_for(engine_id) if engine_id else None
+    engine = engines.get(engine_id) if engine_id else None
     if engine is None and engine_id:
         meta["engine" if meta["engine"].present else "id"].fail(
-            f"no engine '{engine_id}' (expected one of: {', '.join(sorted(ENGINES))})")
+            f"no engine '{engine_id}' (expected one of: {', '.join(engines.ids())})")
     typed = engine.build_rules(docs, problems) if engine is not None else None
     problems.raise_if_any()
     return RulesModule(ident, name, version, mechanic, description, engine_id, path,
@@ -192,3 +192,21 @@ def load_module(system_id: str, overlays: list[Path] | tuple[Path, ...] = (),
         problems.extend(e)
     problems.raise_if_any()
     return module
+
+
+def load_modules_for(system_ids: list[str], overlays: list[Path] | tuple[Path, ...] = (),
+                     rules_dirs: list[Path] | tuple[Path, ...] = ()) -> tuple[RulesModule, ...]:
+    """The rules modules of ``system_ids`` (saved characters' modules), each with only the
+    ``overlays`` that change it, in the order given. An overlay for none of them is an error."""
+    from chargen.rules.overlay import read_overlays
+
+    read = read_overlays(list(overlays))
+    problems = Problems()
+    for o in read:
+        if o.target not in system_ids:
+            Cursor(o.doc, ("overlay",), o.target, problems).fail(
+                f"this overlay changes module '{o.target}', and no character given was made with it "
+                f"(they were made with: {', '.join(system_ids)})")
+    problems.raise_if_any()
+    return tuple(load_module(i, [p for p, o in zip(overlays, read) if o.target == i], rules_dirs)
+                 for i in system_ids)

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import math
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from types import MappingProxyType
 
 from chargen import dice as dicemod
 from chargen.errors import DiceError, RulesError, printable
@@ -17,6 +18,8 @@ from chargen.rules.yamlio import Located
 
 SOURCES = ("seed", "rq2-reference", "default")
 MAX_INT = 1_000_000
+
+Reads = Mapping[str, Mapping[str, str]]  # kind of id -> {role the engine reads it for: id}
 
 
 def dotted(path: tuple) -> str:
@@ -229,3 +232,42 @@ def file_cursors(docs: dict[str, Located], files: tuple[str, ...], problems: Pro
             cursors[name].fail("expected a mapping at the top of the file")
             return None
     return cursors
+
+
+# -- the ids an engine's code reads -------------------------------------------
+
+def declare_reads(groups: dict[str, dict[str, str]]) -> Reads:
+    """An engine's ``READS``, read-only: for each kind of id (``"outcome"``), the role
+    its code reads an entry for and the id it expects (``{"outstanding_success": "os"}``)."""
+    return MappingProxyType({kind: MappingProxyType(dict(roles)) for kind, roles in groups.items()})
+
+
+def check_reads(engine: str, kind: str, roles: Mapping[str, str], c: Cursor) -> None:
+    """Report each id of ``roles`` that the list of entries at ``c`` lacks.
+
+    An entry whose id an overlay changed (a rename) is named with its line: keep
+    the id, change the label. Any other missing id is reported at the list, with
+    the overlay line that removed it.
+    """
+    if not isinstance(c.value, list):
+        return
+    have = {e.get("id") for e in c.value if isinstance(e, dict)}
+    missing = [(role, ident) for role, ident in roles.items() if ident not in have]
+    if not missing:
+        return
+    renamed = [c[n]["id"] for n, e in enumerate(c.value)
+               if isinstance(e, dict) and e.get("id") not in roles.values() and _renamed(c[n])]
+    for at, (role, ident) in zip(renamed, missing):
+        why = f" ({role.replace('_', ' ')})" if role != ident else ""
+        at.fail(f"the {engine} engine reads {kind} '{ident}'{why}; keep the id and change its label instead")
+    rest = missing[len(renamed):]
+    if rest:
+        gone = [f"'{i}' at {c.doc.removed[i]}" for _, i in rest if i in (c.doc.removed or {})]
+        note = f"; removed {', '.join(gone)}" if gone else ""
+        c.fail(f"missing {kind} {', '.join(repr(i) for _, i in rest)} "
+               f"(the {engine} engine needs {', '.join(roles.values())}){note}")
+
+
+def _renamed(entry: Cursor) -> bool:
+    """Whether the entry's id came from another file than the entry (an overlay's ``set``)."""
+    return entry.doc.spots is not None and entry.doc.where(entry.path + ("id",))[0] != entry.doc.where(entry.path)[0]

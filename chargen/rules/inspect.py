@@ -86,10 +86,18 @@ def _check_folder(folder: Path, report: CheckReport) -> None:
 
 
 def _check_module(folder: Path, label: str, report: CheckReport) -> None:
+    from chargen.rules import BUILTIN_DIR, builtin_ids
+
     try:
-        module = build_module(read_module_files(folder, label), label, builtin=False)
+        docs = read_module_files(folder, label)
+        module = build_module(docs, label, builtin=False)
     except RulesError as e:
         report.problems.extend(e.problems)
+        return
+    if module.id in builtin_ids() and folder.resolve() != (BUILTIN_DIR / module.id).resolve():
+        line = docs["module"].line(("id",))
+        report.problems.append(f"{label}/module.yaml:{line}: id: '{module.id}' is a built-in module's id; an own "
+                               "module needs its own (change it; to change the built-in module, use an overlay)")
         return
     report.checked.append(f"{label}: module '{module.id}' ({module.name} {module.version}, "
                           f"engine {module.engine}), rules hash {module.hash}")

@@ -1,7 +1,34 @@
-"""The D100 II engine: typed rules, character generation and roll resolution."""
+"""The D100 II engine: typed rules, character generation, roll resolution and its sheet."""
 
-from chargen.systems.d100.generate import generate
+from chargen.engines import Engine, Layout, NameScheme, RollOption, View, read_schema, register
+from chargen.systems.d100.generate import draw_identity, generate
 from chargen.systems.d100.resolve import ROLL_OPTIONS, resolve
+from chargen.systems.d100.rules import READS
 from chargen.systems.d100.rules import build as build_rules
+from chargen.systems.d100.sheet import sheet_context
 
-__all__ = ["ROLL_OPTIONS", "build_rules", "generate", "resolve"]
+
+def sheet_view(doc: dict, rules: object = None) -> View:
+    return View(doc, sheet_context(doc))
+
+
+ENGINE = register(Engine(
+    id="d100",
+    label="D100 II",
+    build_rules=build_rules,
+    generate=generate,
+    names=NameScheme("names", draw_identity, separate=True),
+    schema=read_schema(__name__),
+    reads=READS,
+    roll_options=(
+        RollOption("chance", "int", "the chance in % of a skill roll."),
+        RollOption("against", "int", "the opposing chance, for an opposed roll."),
+        RollOption("active", "int", "the active characteristic of a resistance roll."),
+        RollOption("passive", "int", "the passive characteristic of a resistance roll."),
+    ),
+    resolve=resolve,
+    roll_examples=({"chance": 65}, {"chance": 110, "against": 120}, {"active": 12, "passive": 14}),
+    layouts={"sheet": Layout("sheet", "d100.html.j2", sheet_view)},
+))
+
+__all__ = ["ENGINE", "ROLL_OPTIONS", "build_rules", "generate", "resolve"]

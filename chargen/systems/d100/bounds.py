@@ -10,18 +10,21 @@ are read from the schema, not restated.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+from chargen.engines import read_schema
 from chargen.rules.check import Cursor
 from chargen.rules.tables import Banded
-from chargen.serialize import schema
+from chargen.serialize import envelope_schema
 
 Span = tuple[int, int]
 
 
 def limits() -> dict[str, Span]:
-    s = schema()["$defs"]
-    pct, char = s["percent"], s["d100"]["properties"]["characteristics"]["additionalProperties"]
+    envelope = envelope_schema()
+    pct, char = envelope["$defs"]["percent"], read_schema(__package__)["properties"]["characteristics"]["additionalProperties"]
     return {"percent": (pct["minimum"], pct["maximum"]), "characteristic": (char["minimum"], char["maximum"]),
-            "name": (1, schema()["properties"]["identity"]["properties"]["name"]["maxLength"])}
+            "name": (1, envelope["properties"]["identity"]["properties"]["name"]["maxLength"])}
 
 
 def span(row: Banded, lo: int, hi: int) -> Span:
@@ -41,12 +44,14 @@ def _fits(c: Cursor, what: str, s: Span, limit: Span, fix: str, when: str = " wi
     return True
 
 
-def check(rules, c: dict[str, Cursor]) -> None:
-    """Record a problem for each number some character could get outside the schema.
+def check(rules, c: dict[str, Cursor], ability: Mapping[str, str]) -> None:
+    """Record a problem for each number some character could get outside the schema
+    (``ability``: the attack and parry ability ids, the engine's ``READS["ability"]``).
 
     A number made from one already reported (a skill from its category) is not reported again.
     """
     lim = limits()
+    _ability_ids(rules, c["combat"]["abilities"], ability)
     chars: dict[str, Span] = {}
     for i, ch in enumerate(rules.characteristics):
         chars[ch.id] = (max(0, ch.dice.minimum), max(0, ch.dice.maximum))
@@ -68,8 +73,8 @@ def check(rules, c: dict[str, Cursor]) -> None:
         if sk.category in fine:
             _fits(c["skills"]["skills"][i], f"{sk.label}", _sum([base, sums[sk.category]]), lim["percent"],
                   "use a smaller base")
-    if {"attack", "parry"} <= fine:
-        _weapons(rules, c, sums, lim["percent"])
+    if {ability["attack"], ability["parry"]} <= fine:
+        _weapons(rules, c, (sums[ability["attack"]], sums[ability["parry"]]), lim["percent"])
     _money(rules, c["backgrounds"])
     for name, nl in rules.names.items():
         longest = len(nl.format) - len("{given}{byname}") + max(map(len, sum(nl.given.values(), ()))) \
@@ -78,11 +83,20 @@ def check(rules, c: dict[str, Cursor]) -> None:
               when=" characters")
 
 
-def _weapons(rules, c: dict[str, Cursor], sums: dict[str, Span], limit: Span) -> None:
+def _ability_ids(rules, c: Cursor, ability: Mapping[str, str]) -> None:
+    """An ability is a key of the character's combat block: it must not be one of the block's other figures."""
+    figures = [k for k in read_schema(__package__)["properties"]["combat"]["properties"] if k not in ability.values()]
+    for i, ab in enumerate(rules.abilities):
+        if ab.id in figures:
+            c[i]["id"].fail(f"'{ab.id}' is another figure of the character's combat block "
+                            f"(an ability's id must not be one of: {', '.join(figures)})")
+
+
+def _weapons(rules, c: dict[str, Cursor], attack_parry: tuple[Span, Span], limit: Span) -> None:
     bases = [w.base for w in rules.weapons.values()]
     for _, _, bg in rules.backgrounds.rows:
         bases += [b for b in (bg.tribal_base, bg.other_base) if b is not None]
-    worst = _sum([(min(bases), max(bases)), _hull(_hull(sums["attack"], sums["parry"]), (0, 0))])
+    worst = _sum([(min(bases), max(bases)), _hull(_hull(*attack_parry), (0, 0))])
     _fits(c["weapons"], "a weapon's attack or parry", worst, limit, "use smaller weapon bases")
 
 

@@ -6,9 +6,8 @@ the character is a plain dict in a fixed key order (the JSON document's body).
 
 from __future__ import annotations
 
-from chargen.dice import Roller, parse, roll_die
-from chargen.seeds import batch_rank, identity_rng, unique_name
-from chargen.systems.d100.rules import D100Rules
+from chargen.dice import Roller, parse
+from chargen.systems.d100.rules import ABILITY, CHAR, D100Rules
 from chargen.systems.d100.rules_kit import Background, Weapon
 
 D100 = parse("D100")
@@ -22,12 +21,14 @@ def signed(dice) -> str:
     return text if text.startswith("-") else "+" + text
 
 
-def generate(rules: D100Rules, roller: Roller, batch_seed: int, index: int) -> dict:
-    identity = Roller(identity_rng(batch_seed, index))
-    sex, background = roll_identity(rules, identity)
-    roller.log.extend(identity.log)
+def generate(rules: D100Rules, request, ctx) -> dict:
+    """One character's body; sex and background were drawn first by the name service (:func:`draw_identity`)."""
+    roller = ctx.roller
+    sex = ctx.identity["sex"]
+    background = next(bg for _, _, bg in rules.backgrounds.rows if bg.id == ctx.identity["background"])
     chars = roll_characteristics(rules, roller)
     combat = combat_abilities(rules, chars)
+    trace_combat(rules, chars, combat, ctx.trail)
     locations = hit_locations(rules, combat["hit_points"])
     categories = {cat.id: cat.value(chars) for cat in rules.categories}
     money = starting_money(rules, background, roller)
@@ -35,7 +36,8 @@ def generate(rules: D100Rules, roller: Roller, batch_seed: int, index: int) -> d
     wear_armour(rules, locations, kit["armour"])
     return {
         "identity": {
-            "name": character_name(rules, background.id, sex, batch_seed, index),
+            "name": ctx.names.unique(rules.names[background.id].given[sex], rules.names[background.id].bynames,
+                                     rules.names[background.id].format),
             "sex": sex,
             "age": rules.age,
         },
@@ -55,23 +57,12 @@ def generate(rules: D100Rules, roller: Roller, batch_seed: int, index: int) -> d
     }
 
 
-def roll_identity(rules: D100Rules, roller: Roller) -> tuple[str, Background]:
-    """Sex and background: what a name depends on, rolled on the identity generator."""
+def draw_identity(rules: D100Rules, roller: Roller) -> dict[str, str]:
+    """Sex and background: what a name depends on, rolled on the identity generator
+    (background first in the mapping: the name list is the background's, then the sex's)."""
     sex = roller.choose(rules.sexes, "identity.sex")
-    return sex, rules.backgrounds.lookup(roller.roll(D100, "background"))
-
-
-def _name_group(rules: D100Rules, batch_seed: int):
-    """Background and sex of index ``i``: :func:`roll_identity`'s two rolls without a
-    Roller's logging, for speed (tests/test_d100_generate.py checks the two agree)."""
-    sexes, backgrounds = rules.sexes, rules.backgrounds
-
-    def group_of(i: int) -> tuple[str, str]:
-        rng = identity_rng(batch_seed, i)
-        sex = sexes[roll_die(rng, len(sexes)) - 1] if len(sexes) > 1 else sexes[0]
-        return backgrounds.lookup(roll_die(rng, 100)).id, sex
-
-    return group_of
+    background = rules.backgrounds.lookup(roller.die(rules.backgrounds.die, "background"))
+    return {"background": background.id, "sex": sex}
 
 
 def roll_characteristics(rules: D100Rules, roller: Roller) -> dict[str, int]:
@@ -86,9 +77,24 @@ def combat_abilities(rules: D100Rules, chars: dict[str, int]) -> dict:
     hp = chars[rules.hp_base] + sum(row.lookup(chars[c]) for c, row in rules.hp_modifiers)
     out["hit_points"] = max(rules.hp_minimum, hp)
     out["pow_points"] = chars[rules.pow_points_from]
-    out["strike_ranks"] = {"siz": rules.sr_siz.lookup(chars["siz"]), "dex": rules.sr_dex.lookup(chars["dex"])}
+    out["strike_ranks"] = {"siz": rules.sr_siz.lookup(chars[CHAR["size"]]),
+                           "dex": rules.sr_dex.lookup(chars[CHAR["dexterity"]])}
     out["mov"] = rules.mov
     return out
+
+
+def trace_combat(rules: D100Rules, chars: dict[str, int], combat: dict, trail) -> None:
+    """The derivation of each combat figure: the rule (from the rules data) and its inputs."""
+    for ab in rules.abilities:
+        trail.derive(f"combat.{ab.id}", combat[ab.id], f"{ab.label}: sum of the modifier rows of "
+                     f"{', '.join(c for c, _ in ab.terms)}", **{c: chars[c] for c, _ in ab.terms})
+    average = {c: chars[c] for c in rules.dm_average_of}
+    trail.derive("combat.damage_modifier", combat["damage_modifier"],
+                 f"damage modifier row of the average of {', '.join(average)}, rounded up", **average)
+    parts = {c: chars[c] for c in (rules.hp_base, *(c for c, _ in rules.hp_modifiers))}
+    trail.derive("combat.hit_points", combat["hit_points"],
+                 f"{rules.hp_base} plus the hit-point rows of {', '.join(c for c, _ in rules.hp_modifiers)}, "
+                 f"at least {rules.hp_minimum}", **parts)
 
 
 def hit_locations(rules: D100Rules, total_hp: int) -> list[dict]:
@@ -130,30 +136,20 @@ def starting_money(rules: D100Rules, bg: Background, roller: Roller) -> dict:
     }
 
 
-def character_name(rules: D100Rules, background: str, sex: str, batch_seed: int, index: int) -> str:
-    """A name no other character of the batch has, while the list for its background and sex lasts.
-
-    The k-th character of a background and sex (k counted in index order) takes
-    the k-th entry of a permutation of that list's given x bynames, keyed by
-    the batch seed: unique for k below the list's size, and the same whether
-    the character is made alone or in its batch.
-    """
-    names = rules.names[background]
-    rank = batch_rank(rules, batch_seed, index, _name_group(rules, batch_seed))
-    return unique_name(f"names:{batch_seed}:{background}:{sex}", rank, names.given[sex], names.bynames, names.format)
+def shortfall(w: Weapon, chars: dict[str, int]) -> dict[str, int]:
+    """The STR and DEX points the character lacks to use ``w`` (seed, "Minimum STR & DEX"):
+    2 points of STR above the weapon's minimum stand in for each missing point of DEX,
+    except for a weapon with a minimum DEX and no minimum STR. Both 0: the weapon is usable."""
+    s, d = chars[CHAR["strength"]], chars[CHAR["dexterity"]]
+    need_str, need_dex = max(0, w.min_str - s), max(0, w.min_dex - d)
+    if need_dex and not need_str and w.min_str > 0:
+        need_dex = max(0, need_dex - (s - w.min_str) // 2)
+    return {"str": need_str, "dex": need_dex}
 
 
 def usable(w: Weapon, chars: dict[str, int]) -> bool:
-    """Minimum STR and DEX, with 2 STR standing in for each missing point of DEX (seed),
-    except for a weapon with a minimum DEX and no minimum STR."""
-    s, d = chars["str"], chars["dex"]
-    if s < w.min_str:
-        return False
-    if d >= w.min_dex:
-        return True
-    if w.min_str == 0:
-        return False
-    return s - 2 * (w.min_dex - d) >= w.min_str
+    """Whether the character meets the weapon's minimums (see :func:`shortfall`)."""
+    return not any(shortfall(w, chars).values())
 
 
 def outfit(rules: D100Rules, bg: Background, chars: dict[str, int], roller: Roller) -> dict:
@@ -171,16 +167,27 @@ def _take(rules: D100Rules, entry: dict, chars: dict[str, int], roller: Roller, 
             _take(rules, entry["then"], chars, roller, kit)
     elif "choose" in entry:
         _take(rules, roller.choose(entry["choose"], f"equipment.{entry['for']}"), chars, roller, kit)
+    elif "if" in entry:
+        test = entry["if"]
+        branch = "then" if chars[test["characteristic"]] >= test["at_least"] else "else"
+        _take(rules, entry[branch], chars, roller, kit)
     elif "weapon" in entry:
         options = [rules.weapons[w] for w in entry["weapon"]]
         if entry["usable"]:
-            options = [w for w in options if usable(w, chars)]
-        if options:
-            w = roller.choose(options, "equipment.weapon")
-            kit["weapons"].append((w, entry["tribal"]))
+            options = nearest_usable(options, chars)
+        w = roller.choose(options, "equipment.weapon")
+        kit["weapons"].append((w, entry["tribal"]))
     else:
         pieces = [rules.armour[a] for a in entry["armour"]]
         kit["armour"].append(roller.choose(pieces, "equipment.armour"))
+
+
+def nearest_usable(options: list[Weapon], chars: dict[str, int]) -> list[Weapon]:
+    """The options the character can use; when there are none, those he comes nearest to
+    using (fewest STR and DEX points short), so that the kit still holds the weapon."""
+    short = {w.id: sum(shortfall(w, chars).values()) for w in options}
+    least = min(short.values())
+    return [w for w in options if short[w.id] == least]
 
 
 def wear_armour(rules: D100Rules, locations: list[dict], pieces: list) -> None:
@@ -200,8 +207,8 @@ def weapon_skills(rules: D100Rules, bg: Background, chars: dict[str, int], comba
         base, modifiers = w.base, True
         if bg.tribal_base is not None:
             base, modifiers = (bg.tribal_base, True) if tribal else (bg.other_base, bg.other_modifiers)
-        attack = base + (combat["attack"] if modifiers else 0)
-        parry = base + (combat["parry"] if modifiers else 0)
+        attack = base + (combat[ABILITY["attack"]] if modifiers else 0)
+        parry = base + (combat[ABILITY["parry"]] if modifiers else 0)
         entry = {"id": w.id, "label": w.label, "kind": w.kind, "base": base,
                  "attack": attack if w.kind != "shield" else None,
                  "parry": parry if w.kind != "missile" else None}
@@ -214,6 +221,17 @@ def weapon_skills(rules: D100Rules, bg: Background, chars: dict[str, int], comba
                          sr=sr["dex"])
         else:
             entry.update(damage=None, damage_modifier=None, sr=None)
-        entry.update(range=w.range, ap=w.ap, hp=w.hp, enc=w.enc, special=w.special)
+        entry.update(range=w.range, ap=w.ap, hp=w.hp, enc=w.enc, special=w.special,
+                     min_str=w.min_str, min_dex=w.min_dex, hands=w.hands,
+                     below_minimum=below_minimum(w, chars))
         out.append(entry)
     return out
+
+
+def below_minimum(w: Weapon, chars: dict[str, int]) -> dict | None:
+    """None for a usable weapon; else the points short and the cost: the seed's minimums are
+    what "a character must have to use the weapon", so below them it cannot be used at all."""
+    short = shortfall(w, chars)
+    if not any(short.values()):
+        return None
+    return {"str": short["str"], "dex": short["dex"], "usable": False}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from chargen import dice as dicemod
-from chargen.rules.check import Cursor, Problems, check_unique, file_cursors
+from chargen.rules.check import Cursor, Problems, check_reads, check_unique, declare_reads, file_cursors
 from chargen.rules.tables import Banded, DieRanges, banded, check_partition, read_range
 from chargen.rules.yamlio import Located
 from chargen.systems.d100 import bounds
@@ -13,10 +13,14 @@ from chargen.systems.d100.rules_kit import (
     ArmourPiece, NameList, Weapon, armour_table, backgrounds_table, names_table, weapons_table,
 )
 
-# What the engine itself reads by id: strike ranks use SIZ and DEX, weapon
-# minimums STR and DEX, weapon skills the attack and parry abilities.
-ENGINE_CHARACTERISTICS = ("str", "siz", "dex")
-ENGINE_ABILITIES = ("attack", "parry", "defence")
+# What the engine's code reads by id, by role: strike ranks use SIZ and DEX, weapon
+# minimums STR and DEX, weapon skills the attack and parry abilities, the character
+# document (and sheet) all three abilities. Checked at load (check_reads).
+READS = declare_reads({
+    "characteristic": {"strength": "str", "size": "siz", "dexterity": "dex"},
+    "ability": {"attack": "attack", "parry": "parry", "defence": "defence"},
+})
+CHAR, ABILITY = READS["characteristic"], READS["ability"]
 
 FILES = ("module", "characteristics", "modifiers", "combat", "hit_locations", "skills",
          "weapons", "armour", "backgrounds", "names")
@@ -97,8 +101,8 @@ def build(docs: dict[str, Located], problems: Problems) -> D100Rules | None:
         return None
     chars = _characteristics(c["characteristics"])
     char_ids = _ids(c["characteristics"]["characteristics"])
-    _require(c["characteristics"]["characteristics"], char_ids, ENGINE_CHARACTERISTICS, "characteristic")
-    _require(c["combat"]["abilities"], _ids(c["combat"]["abilities"]), ENGINE_ABILITIES, "ability")
+    check_reads("d100", "characteristic", CHAR, c["characteristics"]["characteristics"])
+    check_reads("d100", "ability", ABILITY, c["combat"]["abilities"])
     rows = _rows(c["modifiers"])
     combat = _combat(c["combat"], char_ids, rows)
     locations, location_hp = _locations(c["hit_locations"])
@@ -106,7 +110,7 @@ def build(docs: dict[str, Located], problems: Problems) -> D100Rules | None:
     weapons = weapons_table(c["weapons"])
     armour = armour_table(c["armour"], _ids(c["hit_locations"]["locations"]))
     weapon_ids = set().union(*(_ids(c["weapons"][k]) for k in ("melee", "missile", "shields")))
-    backgrounds, common = backgrounds_table(c["backgrounds"], weapon_ids, _ids(c["armour"]["pieces"]))
+    backgrounds, common = backgrounds_table(c["backgrounds"], weapon_ids, _ids(c["armour"]["pieces"]), char_ids)
     sexes, age, names = names_table(c["names"], _ids(c["backgrounds"]["backgrounds"]))
     currency = docs["module"].data.get("currency") or {"label": "silver pieces", "abbr": "sp", "source": "default"}
     if problems.items:
@@ -117,7 +121,7 @@ def build(docs: dict[str, Located], problems: Problems) -> D100Rules | None:
         weapons=weapons, armour=armour, backgrounds=backgrounds, common_equipment=common,
         sexes=sexes, age=age, names=names,
     )
-    bounds.check(rules, c)
+    bounds.check(rules, c, ABILITY)
     return None if problems.items else rules
 
 
@@ -136,7 +140,9 @@ def _combat(combat: Cursor, char_ids: set, rows: dict) -> dict:
         hp_mods.append((key, banded(mc)))
     pp, sr, mv = combat["pow_points"], combat["strike_ranks"], combat["movement"]
     pp.mapping(required=("source", "equal_to"))
-    sr.mapping(required=("source", "rounds", "ready_weapon", "siz", "dex"))
+    sr.mapping(required=("source", "rounds", "ready_weapon", "siz", "dex"), optional=("formula_source",))
+    if sr["formula_source"].present:
+        sr["formula_source"].source()
     mv.mapping(required=("source", "mov"))
     for section in (pp, sr, mv):
         section["source"].source()
@@ -154,12 +160,6 @@ def _combat(combat: Cursor, char_ids: set, rows: dict) -> dict:
         "sr_siz": banded(sr["siz"]), "sr_dex": banded(sr["dex"]),
         "mov": mv["mov"].int(0, 1000),
     }
-
-
-def _require(c: Cursor, have: set[str], needed: tuple[str, ...], what: str) -> None:
-    missing = [x for x in needed if x not in have]
-    if missing and isinstance(c.value, list):
-        c.fail(f"missing {what} {', '.join(repr(m) for m in missing)} (the d100 engine needs {', '.join(needed)})")
 
 
 def _ids(c: Cursor) -> set[str]:

@@ -112,14 +112,15 @@ def armour_table(c: Cursor, location_ids: set) -> dict[str, ArmourPiece]:
     return out
 
 
-def backgrounds_table(c: Cursor, weapons: set[str], armour: set[str]):
+def backgrounds_table(c: Cursor, weapons: set[str], armour: set[str], characteristics: set[str]):
     c.mapping(required=("source", "die", "backgrounds", "common"), optional=("money_note",))
     c["source"].source()
     die = c["die"].int(1, 1000) or 100
+    refs = {"weapon": weapons, "armour": armour, "characteristic": characteristics}
     common = c["common"]
     common.mapping(required=("source", "equipment"))
     common["source"].source()
-    common_items = tuple(_equipment(x, weapons, armour) for x in common["equipment"].list())
+    common_items = tuple(_equipment(x, refs) for x in common["equipment"].list())
     entries = c["backgrounds"].list(1)
     check_unique(entries, "id", "background")
     rows, ranges = [], []
@@ -144,7 +145,7 @@ def backgrounds_table(c: Cursor, weapons: set[str], armour: set[str]):
             money_times=money["times"].int(1, 1000) if money["times"].present else 1,
             income=(e["income"].one_of(("yearly", "none")) == "yearly") if e["income"].present else False,
             income_until_age=e["income_until_age"].int(0, 200) if e["income_until_age"].present else None,
-            equipment=tuple(_equipment(x, weapons, armour) for x in eq["items"].list()),
+            equipment=tuple(_equipment(x, refs) for x in eq["items"].list()),
             tribal_base=tribal, other_base=other, other_modifiers=bool(other_mods),
         )
         if r:
@@ -153,11 +154,14 @@ def backgrounds_table(c: Cursor, weapons: set[str], armour: set[str]):
     return DieRanges(die, tuple(sorted(rows, key=lambda x: x[0]))), common_items
 
 
-def _equipment(c: Cursor, weapons: set[str], armour: set[str]) -> dict:
+_KINDS = ("gear", "weapon", "armour", "choose", "chance", "if")
+
+
+def _equipment(c: Cursor, refs: dict[str, set[str]]) -> dict:
     """Validate one equipment entry; return it normalised (refs resolved to ids)."""
     v = c.value
-    if not isinstance(v, dict) or len(v.keys() & {"gear", "weapon", "armour", "choose", "chance"}) != 1:
-        c.fail("expected one of: gear, weapon, armour, choose, chance")
+    if not isinstance(v, dict) or len(v.keys() & set(_KINDS)) != 1:
+        c.fail("expected one of: " + ", ".join(_KINDS))
         return {}
     if "gear" in v:
         c.mapping(required=("gear",))
@@ -165,15 +169,17 @@ def _equipment(c: Cursor, weapons: set[str], armour: set[str]) -> dict:
     if "chance" in v:
         c.mapping(required=("chance", "then"), optional=("for",))
         return {"chance": c["chance"].int(0, 100), "for": c["for"].str() if c["for"].present else "chance",
-                "then": _equipment(c["then"], weapons, armour)}
+                "then": _equipment(c["then"], refs)}
+    if "if" in v:
+        return _condition(c, refs)
     if "choose" in v:
         c.mapping(required=("choose",))
         ch = c["choose"]
         ch.mapping(required=("options",), optional=("for",))
-        return {"choose": tuple(_equipment(x, weapons, armour) for x in ch["options"].list(1)),
+        return {"choose": tuple(_equipment(x, refs) for x in ch["options"].list(1)),
                 "for": ch["for"].str() if ch["for"].present else "choice"}
     kind = "weapon" if "weapon" in v else "armour"
-    table = weapons if kind == "weapon" else armour
+    table = refs[kind]
     c.mapping(required=(kind,))
     ref = c[kind]
     if isinstance(ref.value, dict):
@@ -184,6 +190,19 @@ def _equipment(c: Cursor, weapons: set[str], armour: set[str]) -> dict:
         flags = {k: bool(ref[k].bool()) if ref[k].present else False for k in ("tribal", "usable")}
         return {kind: options, **flags}
     return {kind: (ref.ref(table, kind),), "tribal": False, "usable": False}
+
+
+def _condition(c: Cursor, refs: dict[str, set[str]]) -> dict:
+    """``if: {characteristic, at_least, source}``, ``then`` and ``else``: one entry or the other
+    by a characteristic of the character."""
+    c.mapping(required=("if", "then", "else"), optional=("for",))
+    test = c["if"]
+    test.mapping(required=("characteristic", "at_least", "source"))
+    test["source"].source()
+    return {"if": {"characteristic": test["characteristic"].ref(refs["characteristic"], "characteristic"),
+                   "at_least": test["at_least"].int(0, 1000)},
+            "for": c["for"].str() if c["for"].present else "condition",
+            "then": _equipment(c["then"], refs), "else": _equipment(c["else"], refs)}
 
 
 def names_table(c: Cursor, bg_ids: set[str]):

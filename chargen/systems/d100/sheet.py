@@ -63,11 +63,11 @@ def weapon_line(weapon: dict) -> dict:
 
 
 def roster(doc: dict) -> list[tuple[str, str]]:
-    """A few key figures for the party cover's roster."""
+    """A few key figures for the party cover's roster: the best attack of a weapon the character can use."""
     combat = doc["combat"]
     figures = [("HP", str(combat["hit_points"])), ("POW", str(combat["pow_points"])),
                ("DM", combat["damage_modifier"])]
-    attacks = [w for w in doc["weapons"] if w["attack"] is not None]
+    attacks = [w for w in doc["weapons"] if w["attack"] is not None and not w.get("below_minimum")]
     if attacks:
         best = max(attacks, key=lambda w: w["attack"])
         figures.append((best["label"], f"{best['attack']}%"))

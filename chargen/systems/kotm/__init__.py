@@ -1,8 +1,45 @@
-"""The KoTM engine: typed rules, character generation, attack resolution, sheet odds."""
+"""The KoTM engine: typed rules, character generation, attack resolution and its sheet with odds."""
 
-from chargen.systems.kotm.generate import generate
+from chargen.engines import Engine, Layout, NameScheme, RollOption, View, read_schema, register
+from chargen.systems.kotm.generate import draw_identity, generate
 from chargen.systems.kotm.resolve import ROLL_OPTIONS, resolve
+from chargen.systems.kotm.rules import READS
 from chargen.systems.kotm.rules import build as build_rules
 from chargen.systems.kotm.sheet import sheet_context
 
-__all__ = ["ROLL_OPTIONS", "build_rules", "generate", "resolve", "sheet_context"]
+
+def bounds(rules) -> dict:
+    """What a KoTM character can reach under ``rules``: its level, SD and save check."""
+    return {
+        "/properties/level": (rules.level_min, rules.level_max),
+        "/properties/sd": (0, rules.sd_max),
+        "/properties/save_check": (rules.save_check(rules.level_min), rules.save_check(rules.level_max)),
+    }
+
+
+def sheet_view(doc: dict, rules: object = None) -> View:
+    return View(doc, sheet_context(doc, rules))
+
+
+ENGINE = register(Engine(
+    id="kotm",
+    label="KoTM",
+    build_rules=build_rules,
+    generate=generate,
+    names=NameScheme("kotm-names", draw_identity),
+    schema=read_schema(__name__),
+    bounds=bounds,
+    reads=READS,
+    roll_options=(
+        RollOption("sd", "int", "the SD target number."),
+        RollOption("level", "int", "the attacker's level."),
+        RollOption("damage_mod", "int", "the weapon's damage modifier."),
+        RollOption("missile", "flag", "the weapon is a missile weapon (a fumble row may ask)."),
+        RollOption("no_helm", "flag", "the fumbler wears no helm (a fumble row may ask)."),
+    ),
+    resolve=resolve,
+    roll_examples=({"sd": 30, "level": 4}, {"sd": 50, "level": 9, "damage_mod": 2, "missile": True}),
+    layouts={"sheet": Layout("sheet", "kotm.html.j2", sheet_view, needs_rules=True)},
+))
+
+__all__ = ["ENGINE", "ROLL_OPTIONS", "build_rules", "generate", "resolve", "sheet_context"]

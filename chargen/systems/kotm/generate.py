@@ -3,22 +3,32 @@
 from __future__ import annotations
 
 from chargen.dice import Roller, parse
-from chargen.seeds import batch_rank, first_choice, unique_name
 from chargen.systems.kotm.mechanics import damage_range
-from chargen.systems.kotm.rules import KotmRules, Profession, Weapon
+from chargen.systems.kotm.rules import OUTCOME, KotmRules, Profession, Weapon
 
 D100 = parse("D100")
 
 
-def generate(rules: KotmRules, roller: Roller, batch_seed: int, index: int) -> dict:
-    sex = roller.choose(rules.sexes, "identity.sex")  # the first roll: names replay it (character_name)
+def draw_identity(rules: KotmRules, roller: Roller) -> dict[str, str]:
+    """The sex, the first roll of the character's generator: what its name depends on."""
+    return {"sex": roller.choose(rules.sexes, "identity.sex")}
+
+
+def generate(rules: KotmRules, request, ctx) -> dict:
+    """One character's body; the sex was drawn first by the name service (:func:`draw_identity`)."""
+    roller = ctx.roller
+    sex = ctx.identity["sex"]
     age = roller.roll(rules.age_dice, "identity.age")
     profession = roller.choose(rules.professions, "profession")
     level = roller.roll(rules.level_dice, "level")
     sd = roll_sd(rules, roller, level)
     weapons = pick_weapons(rules, profession, roller)
+    ctx.trail.derive("save_check", rules.save_check(level), f"the save check: {rules.save_floor} or the level, "
+                     "whichever is higher", level=level)
+    ctx.trail.derive("critical_fumble_damage", rules.critical_fumble_damage(level),
+                     "the critical-fumble damage row of the level", level=level)
     return {
-        "identity": {"name": character_name(rules, sex, batch_seed, index), "sex": sex, "age": age},
+        "identity": {"name": ctx.names.unique(rules.names.given[sex], rules.names.bynames, rules.names.format), "sex": sex, "age": age},
         "profession": {"id": profession.id, "label": profession.label},
         "level": level,
         "sd": sd,
@@ -44,18 +54,10 @@ def pick_weapons(rules: KotmRules, profession: Profession, roller: Roller) -> li
 
 def weapon_entry(rules: KotmRules, w: Weapon, sd: int, level: int) -> dict:
     """A weapon and the damage each hitting outcome does with it, for this SD and level."""
+    outcomes = {"hit": rules.attack.hit.id, "critical_success": OUTCOME["critical_success"],
+                "outstanding_success": OUTCOME["outstanding_success"]}
     lines = {}
-    for outcome in ("hit", "cs", "os"):
+    for key, outcome in outcomes.items():
         r = damage_range(rules.attack, outcome, sd, w.damage_modifier, level)
-        lines[outcome] = list(r) if r else None
-    return {"id": w.id, "label": w.label, "kind": w.kind, "damage_modifier": w.damage_modifier,
-            "damage": {"hit": lines["hit"], "critical_success": lines["cs"], "outstanding_success": lines["os"]}}
-
-
-def character_name(rules: KotmRules, sex: str, batch_seed: int, index: int) -> str:
-    """A name no other character of the batch has while the list for its sex lasts: the
-    k-th character of a sex (in index order) takes the k-th name (see d100's names)."""
-    sexes = rules.sexes
-    rank = batch_rank(rules, batch_seed, index, lambda i: first_choice(sexes, batch_seed, i))
-    return unique_name(f"kotm-names:{batch_seed}:{sex}", rank, rules.names.given[sex], rules.names.bynames,
-                       rules.names.format)
+        lines[key] = list(r) if r else None
+    return {"id": w.id, "label": w.label, "kind": w.kind, "damage_modifier": w.damage_modifier, "damage": lines}

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from chargen.systems.kotm.rules import Attack, Outcome
+from chargen.systems.kotm.rules import OUTCOME, Attack, Outcome
+
+OS, CS = OUTCOME["outstanding_success"], OUTCOME["critical_success"]
 
 
 def classify(attack: Attack, first: int, second: int, sd: int) -> Outcome:
@@ -30,9 +32,9 @@ def damage(attack: Attack, outcome: Outcome, second: int, modifier: int, level: 
     if not outcome.hit:
         return None
     total = damage_die(attack, second) + modifier
-    if outcome.id == "os":
+    if outcome.id == OS:
         total = (total + attack.os_per_level * level) * attack.os_multiply
-    elif outcome.id == "cs":
+    elif outcome.id == CS:
         total += attack.cs_add
     return max(attack.damage_min, total)
 
@@ -41,9 +43,9 @@ def damage_steps(attack: Attack, outcome: Outcome, second: int, modifier: int, l
     """How :func:`damage` got its figure, for the roll's trail."""
     die = damage_die(attack, second)
     text = f"second die {die} {modifier:+d}"
-    if outcome.id == "os":
+    if outcome.id == OS:
         text = f"({text} + {attack.os_per_level * level} for level {level}) x {attack.os_multiply}"
-    elif outcome.id == "cs":
+    elif outcome.id == CS:
         text = f"{text} + {attack.cs_add}"
     total = damage(attack, outcome, second, modifier, level)
     clamped = " (no less than the minimum)" if total == attack.damage_min else ""

@@ -14,11 +14,12 @@ from chargen.dice import Roller
 from chargen.errors import OptionError, TooManyRolls
 from chargen.resolve import Resolution, Step, require
 from chargen.systems.kotm.mechanics import classify, damage, damage_steps
-from chargen.systems.kotm.rules import FumbleRow, FumbleTable, KotmRules
+from chargen.systems.kotm.rules import CONDITION, OUTCOME, FumbleRow, FumbleTable, KotmRules
 
 ROLL_OPTIONS = ("sd", "level", "damage_mod", "missile", "no_helm")
 SD_RANGE = (0, 100)
 MODIFIER_RANGE = (-100, 100)
+CONDITION_OPTIONS = {"missile": "missile_weapon", "no_helm": "no_helm"}  # roll option -> condition role
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +31,7 @@ class FumbleEntry:
     row: FumbleRow
     status: str                       # applied, ignored, rerolled, condition, adds_rolls
     extra: tuple[tuple[str, str, int], ...] = ()   # (for, dice, total) rolled for the row
+    rolled_for: str = ""              # label of the row whose extra roll this is (for "ignored")
 
     def to_dict(self) -> dict:
         return {"roll": self.number, "depth": self.depth, "rolled": list(self.faces), "read": self.read,
@@ -42,7 +44,7 @@ def resolve(rules: KotmRules, roller: Roller, options: dict) -> Resolution:
     level = _in_range(require(options, "level", "--system kotm"), "level", (rules.level_min, rules.level_max),
                       "KoTM levels")
     modifier = _in_range(options.get("damage_mod") or 0, "damage-mod", MODIFIER_RANGE, "a damage modifier")
-    conditions = frozenset(c for c in ("missile", "no_helm") if options.get(c))
+    conditions = frozenset(CONDITION[role] for option, role in CONDITION_OPTIONS.items() if options.get(option))
     return attack(rules, roller, sd, level, modifier, conditions)
 
 
@@ -71,15 +73,15 @@ def attack(rules: KotmRules, roller: Roller, sd: int, level: int, modifier: int 
         result["damage"] = damage(a, outcome, second, modifier, level)
         steps.append(Step("damage", outcome.label, text=damage_steps(a, outcome, second, modifier, level)))
         summary += f", {result['damage']} damage"
-    elif outcome.id == "cf":
+    elif outcome.id == OUTCOME["critical_fumble"]:
         result["self_damage"] = rules.critical_fumble_damage(level)
         steps.append(Step("critical fumble damage", f"level {level}",
                           text=f"{result['self_damage']} damage to the fumbler"))
         summary += f", {result['self_damage']} damage to self"
-    elif outcome.id == "tf":
+    elif outcome.id == OUTCOME["total_fumble"]:
         entries = fumble_chain(rules.fumbles, roller, conditions)
         result["fumbles"] = [e.to_dict() for e in entries]
-        steps.extend(fumble_step(e) for e in entries)
+        steps.extend(fumble_step(e, rules.fumbles.sides) for e in entries)
         applied = [e.row.label for e in entries if e.status == "applied"]
         summary += f": {', '.join(applied) or 'no effect'}"
     inputs = {"sd": sd, "level": level, "damage_mod": modifier, "conditions": sorted(conditions)}
@@ -88,20 +90,20 @@ def attack(rules: KotmRules, roller: Roller, sd: int, level: int, modifier: int 
 
 _STATUS = {
     "applied": "",
-    "ignored": "ignored (rolled for Bad)",
+    "ignored": "ignored (rolled for {by})",
     "rerolled": "came up again: re-roll",
     "condition": "condition holds: roll again",
     "adds_rolls": "came up again: {n} more rolls (one time only)",
 }
 
 
-def fumble_step(e: FumbleEntry) -> Step:
-    note = _STATUS[e.status].format(n=e.row.more.add_rolls if e.row.more else 0)
+def fumble_step(e: FumbleEntry, sides: int) -> Step:
+    note = _STATUS[e.status].format(n=e.row.more.add_rolls if e.row.more else 0, by=e.rolled_for)
     text = note or e.row.effect
     if e.extra:
         text += " [" + ", ".join(f"{d} {f}: {t}" for f, d, t in e.extra) + "]"
     read = "00" if e.read == 100 else f"{e.read:02d}"
-    return Step(f"fumble table #{e.number}", f"{e.row.roll_label} {e.row.label}", "2D10", e.faces,
+    return Step(f"fumble table #{e.number}", f"{e.row.roll_label} {e.row.label}", f"2D{sides}", e.faces,
                 read, text, e.depth + 1)
 
 
@@ -115,9 +117,9 @@ def fumble_chain(table: FumbleTable, roller: Roller, conditions: frozenset[str] 
     entries: list[FumbleEntry] = []
     acted: set[str] = set()       # multi-roll rows with on_repeat that have acted
     added: set[str] = set()       # rows whose add_rolls have been used
-    stack: list[tuple[int, tuple[int, int] | None]] = [(0, None)]   # (depth, ignore range)
+    stack: list[tuple[int, tuple[int, int] | None, str]] = [(0, None, "")]   # (depth, ignore range, rolled for)
     while stack:
-        depth, ignore = stack.pop()
+        depth, ignore, rolled_for = stack.pop()
         while True:
             entry = _roll(table, roller, len(entries) + 1, depth)
             row = entry.row
@@ -126,7 +128,7 @@ def fumble_chain(table: FumbleTable, roller: Roller, conditions: frozenset[str] 
                 entry = FumbleEntry(entry.number, depth, entry.faces, entry.read, row, status,
                                     tuple((f, str(d), roller.roll(d, f"fumble.{row.id}.{f}")) for d, f in row.dice))
             else:
-                entry = FumbleEntry(entry.number, depth, entry.faces, entry.read, row, status)
+                entry = FumbleEntry(entry.number, depth, entry.faces, entry.read, row, status, rolled_for=rolled_for)
             entries.append(entry)
             if status in ("rerolled", "condition"):
                 continue
@@ -134,10 +136,10 @@ def fumble_chain(table: FumbleTable, roller: Roller, conditions: frozenset[str] 
             if status == "applied" and row.more:
                 if row.more.on_repeat:
                     acted.add(row.id)
-                more = [(depth + 1, row.more.ignore)] * row.more.rolls
+                more = [(depth + 1, row.more.ignore, row.label)] * row.more.rolls
             elif status == "adds_rolls":
                 added.add(row.id)
-                more = [(depth + 1, None)] * row.more.add_rolls
+                more = [(depth + 1, None, row.label)] * row.more.add_rolls
             stack.extend(reversed(more))
             break
     return entries

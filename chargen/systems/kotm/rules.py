@@ -5,12 +5,24 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from chargen import dice as dicemod
-from chargen.rules.check import Cursor, Problems, check_unique, file_cursors
+from chargen.rules.check import Cursor, Problems, check_reads, check_unique, declare_reads, file_cursors
 from chargen.rules.tables import Banded, banded, check_partition, parse_range, read_range, row_index
 from chargen.rules.yamlio import Located
 
 FILES = ("module", "attack", "levels", "fumbles", "generation", "weapons", "names")
 ON_REPEAT = ("reroll", "add_rolls")
+
+# What the engine's code reads by id, by role: the four exceptions of the attack roll
+# (OS and CS damage, CF self-damage, TF's fumble table) and the fumble table's two
+# conditions (chargen roll --missile, --no-helm). Checked at load (check_reads). The
+# plain hit and miss are read by their place (attack.yaml's hit and miss), not by id.
+READS = declare_reads({
+    "outcome": {"outstanding_success": "os", "critical_success": "cs", "critical_fumble": "cf", "total_fumble": "tf"},
+    "condition": {"missile_weapon": "missile", "no_helm": "no_helm"},
+})
+OUTCOME, CONDITION = READS["outcome"], READS["condition"]
+# Whether the engine plays each outcome role as a hit (damage) or not (self-damage, fumbles).
+ROLE_HITS = {"outstanding_success": True, "critical_success": True, "critical_fumble": False, "total_fumble": False}
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,6 +219,8 @@ def _attack(c: Cursor) -> Attack | None:
     check_unique(entries, "id", "outcome")
     exceptions = tuple(_outcome(e, True, sides) for e in entries)
     hit, miss = _outcome(c["hit"], False, None), _outcome(c["miss"], False, None)
+    check_reads("kotm", "outcome", OUTCOME, c["exceptions"])
+    _check_roles(c, entries, exceptions, hit, miss)
     if sides and all(exceptions):
         for f in range(1, sides + 1):
             for s in range(1, sides + 1):
@@ -226,6 +240,19 @@ def _attack(c: Cursor) -> Attack | None:
     return Attack(sides, values[0], exceptions, hit, miss, *values[1:])
 
 
+def _check_roles(c: Cursor, entries: list[Cursor], exceptions: tuple, hit: Outcome | None, miss: Outcome | None) -> None:
+    """The outcomes the engine reads hit or miss as it plays them; hit and miss have ids of their own."""
+    roles = {ident: role for role, ident in OUTCOME.items()}
+    for e, o in zip(entries, exceptions):
+        if o is not None and o.id in roles and o.hit != ROLE_HITS[roles[o.id]]:
+            e["hit"].fail(f"the kotm engine plays outcome '{o.id}' ({roles[o.id].replace('_', ' ')}) with "
+                          f"hit: {str(ROLE_HITS[roles[o.id]]).lower()} (keep it; change the faces or the label instead)")
+    taken = {o.id for o in exceptions if o is not None}
+    for key, o, others in (("hit", hit, {miss.id if miss else None}), ("miss", miss, set())):
+        if o is not None and o.id in taken | others:
+            c[key]["id"].fail(f"outcome id '{o.id}' is taken (every outcome needs its own id)")
+
+
 def _fumbles(c: Cursor) -> FumbleTable | None:
     c.mapping(required=("source", "dice", "sides", "zero_zero_reads_as", "max_rolls", "max_rolls_source",
                         "conditions", "rows"))
@@ -237,6 +264,7 @@ def _fumbles(c: Cursor) -> FumbleTable | None:
     for e in c["conditions"].list():
         if e.mapping(required=("id", "label")):
             conditions[e["id"].ident()] = e["label"].str()
+    check_reads("kotm", "condition", CONDITION, c["conditions"])
     entries = c["rows"].list(1)
     check_unique(entries, "id", "fumble row")
     rows, ranges = [], []

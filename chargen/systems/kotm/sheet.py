@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from chargen.resolve import odds_entry
 from chargen.systems.kotm.mechanics import outcome_odds, outcome_reads, ranges
-from chargen.systems.kotm.rules import KotmRules, Outcome
+from chargen.systems.kotm.rules import OUTCOME, KotmRules, Outcome
 
 NEEDS_RULES = True  # the odds and tables come from the rules the character was made with
 
@@ -59,15 +59,15 @@ def _dice(o: Outcome) -> str:
 def _result(rules: KotmRules, o: Outcome, doc: dict) -> str:
     """What the outcome does, in words, with this character's level and critical-fumble damage."""
     a = rules.attack
-    if o.id == "os":
+    if o.id == OUTCOME["outstanding_success"]:
         return f"(damage + {a.os_per_level * doc['level']} for level {doc['level']}) \u00d7 {a.os_multiply}"
-    if o.id == "cs":
+    if o.id == OUTCOME["critical_success"]:
         return f"damage + {a.cs_add}"
     if o.hit:
         return "second die + weapon modifier"
-    if o.id == "cf":
+    if o.id == OUTCOME["critical_fumble"]:
         return f"{doc['critical_fumble_damage']} damage to self"
-    if o.id == "tf":
+    if o.id == OUTCOME["total_fumble"]:
         return f"roll 2D{rules.fumbles.sides} on the fumble table"
     return "no damage"
 

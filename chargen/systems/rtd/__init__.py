@@ -1,8 +1,51 @@
-"""The RTD engine: typed rules, character generation, action resolution, sheet odds."""
+"""The RTD engine: typed rules, character generation, action resolution and its sheet with odds."""
 
-from chargen.systems.rtd.generate import generate
+from chargen.engines import Engine, Layout, NameScheme, RollOption, View, read_schema, register
+from chargen.systems.rtd.generate import draw_identity, generate
 from chargen.systems.rtd.resolve import ROLL_OPTIONS, resolve
+from chargen.systems.rtd.rules import READS
 from chargen.systems.rtd.rules import build as build_rules
 from chargen.systems.rtd.sheet import sheet_context
 
-__all__ = ["ROLL_OPTIONS", "build_rules", "generate", "resolve", "sheet_context"]
+
+def bounds(rules) -> dict:
+    """What an RTD character can reach under ``rules``: its stats."""
+    return {"/properties/stats/items/properties/value": (rules.stat_min, rules.stat_max)}
+
+
+def sheet_view(doc: dict, rules: object = None) -> View:
+    return View(doc, sheet_context(doc, rules))
+
+
+ENGINE = register(Engine(
+    id="rtd",
+    label="RTD",
+    build_rules=build_rules,
+    generate=generate,
+    names=NameScheme("rtd-names", draw_identity),
+    schema=read_schema(__name__),
+    bounds=bounds,
+    reads=READS,
+    roll_options=(
+        RollOption("stat", "int", "a stat roll-off with this stat."),
+        RollOption("difficulty", "text", "a roll-off tier id (default: the stat's own tier).", "TIER"),
+        RollOption("action", "flag", "a standard action on the action scale."),
+        RollOption("bonus", "int", "circumstance bonus (negative: penalty)."),
+        RollOption("skill_xp", "int", "the skill's XP, for its level and bonus."),
+        RollOption("skill_bonus", "int", "the bonus chosen at a level that lets you choose one."),
+        RollOption("choose_result", "int", "the result a skill level that chooses its result takes."),
+        RollOption("no_overshoot", "flag", "a skill level that may choose not to overshoot does so."),
+        RollOption("wound", "text", "the wound state of the body part used.", "STATE"),
+        RollOption("attack", "flag", "one combat exchange (to hit, dodge, critical, parry)."),
+        RollOption("no_dodge", "flag", "the defender cannot dodge."),
+        RollOption("damage", "int", "the attacker's weapon damage."),
+        RollOption("parry_damage", "int", "the defender's weapon damage, for counterattacks."),
+        RollOption("crit_mod", "int", "the attacker's +N to critical hits."),
+    ),
+    resolve=resolve,
+    roll_examples=({"stat": 7, "difficulty": "medium"}, {"action": True, "skill_xp": 12, "bonus": 1},
+                   {"attack": True, "damage": 7, "parry_damage": 5}),
+    layouts={"sheet": Layout("sheet", "rtd.html.j2", sheet_view, needs_rules=True)},
+))
+
+__all__ = ["ENGINE", "ROLL_OPTIONS", "build_rules", "generate", "resolve", "sheet_context"]

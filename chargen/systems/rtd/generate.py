@@ -3,18 +3,25 @@
 from __future__ import annotations
 
 from chargen.dice import Roller, parse
-from chargen.seeds import batch_rank, first_choice, unique_name
-from chargen.systems.rtd.rules import RtdRules, SkillLevel
+from chargen.systems.rtd.rules import Actions, RtdRules, SkillLevel
 
 D100 = parse("D100")
 
 
-def generate(rules: RtdRules, roller: Roller, batch_seed: int, index: int) -> dict:
-    sex = roller.choose(rules.names.sexes, "identity.sex")  # the first roll: names replay it (character_name)
+def draw_identity(rules: RtdRules, roller: Roller) -> dict[str, str]:
+    """The sex, the first roll of the character's generator: what its name depends on."""
+    return {"sex": roller.choose(rules.names.sexes, "identity.sex")}
+
+
+def generate(rules: RtdRules, request, ctx) -> dict:
+    """One character's body; the sex was drawn first by the name service (:func:`draw_identity`)."""
+    roller = ctx.roller
+    sex = ctx.identity["sex"]
     age = roller.roll(rules.names.age, "identity.age")
     return {
-        "identity": {"name": character_name(rules, sex, batch_seed, index), "sex": sex, "age": age},
-        "stats": roll_stats(rules, roller),
+        "identity": {"name": ctx.names.unique(rules.names.given[sex], rules.names.bynames, rules.names.format),
+                     "sex": sex, "age": age},
+        "stats": trace_tiers(roll_stats(rules, roller), ctx.trail),
         "skills": pick_skills(rules, roller),
         "wounds": [{"part": p.id, "label": p.label, "state": rules.wounds.starting_state}
                    for p in rules.wounds.parts],
@@ -31,8 +38,14 @@ def roll_stats(rules: RtdRules, roller: Roller) -> list[dict]:
     return out
 
 
-def bonus_text(level: SkillLevel | None) -> str:
-    """The level's bonus in words, as the seed gives it."""
+def trace_tiers(stats: list[dict], trail) -> list[dict]:
+    for n, s in enumerate(stats):
+        trail.derive(f"stats[{n}].tier", s["tier"], "the roll-off tier whose range holds the stat", stat=s["value"])
+    return stats
+
+
+def bonus_text(level: SkillLevel | None, actions: Actions) -> str:
+    """The level's bonus in words, as the seed gives it (a chosen result runs over the action scale)."""
     if level is None:
         return "untrained"
     parts = []
@@ -47,7 +60,7 @@ def bonus_text(level: SkillLevel | None) -> str:
     elif level.overshoot == "optional":
         parts.append("may choose not to overshoot")
     if level.choose_result:
-        parts.append("chooses the result, 0 to 10")
+        parts.append(f"chooses the result, {actions.clamp_min} to {actions.clamp_max}")
     if level.successes:
         parts.append(level.successes)
     return "; ".join(parts) or "no bonus"
@@ -58,7 +71,7 @@ def skill_entry(rules: RtdRules, skill_id: str, label: str, xp: int) -> dict:
     later = [lv.xp for lv in rules.levels if lv.xp > xp]
     return {"id": skill_id, "label": label, "xp": xp,
             "level": level.id if level else None, "level_label": level.label if level else "Untrained",
-            "bonus": bonus_text(level), "next_level_xp": later[0] if later else None}
+            "bonus": bonus_text(level, rules.actions), "next_level_xp": later[0] if later else None}
 
 
 def pick_skills(rules: RtdRules, roller: Roller) -> list[dict]:
@@ -82,12 +95,3 @@ def carry_weapons(rules: RtdRules, roller: Roller) -> list[dict]:
         out.append({"id": w.id, "label": w.label, "kind": w.kind, "damage": w.damage,
                     "critical_multiplier": float(cm)})
     return out
-
-
-def character_name(rules: RtdRules, sex: str, batch_seed: int, index: int) -> str:
-    """A name no other character of the batch has while the list for its sex lasts: the
-    k-th character of a sex (in index order) takes the k-th name (see d100's names)."""
-    sexes = rules.names.sexes
-    rank = batch_rank(rules, batch_seed, index, lambda i: first_choice(sexes, batch_seed, i))
-    return unique_name(f"rtd-names:{batch_seed}:{sex}", rank, rules.names.given[sex], rules.names.bynames,
-                       rules.names.format)

@@ -94,7 +94,8 @@ def _skill(rules: RtdRules, options: dict):
         allowed = _or(level.choose) if level and level.choose else "none"
         raise OptionError(f"--skill-bonus {chosen} does not apply to {name} (it takes {allowed})")
     if level and level.choose_result and not given(result):
-        raise OptionError(f"{name} chooses the result: give --choose-result 0 to 10")
+        a = rules.actions
+        raise OptionError(f"{name} chooses the result: give --choose-result {a.clamp_min} to {a.clamp_max}")
     if given(result) and not (level and level.choose_result):
         raise OptionError(f"--choose-result applies only at a level that chooses its result, not {name}")
     if options.get("no_overshoot") and not (level and level.overshoot == "optional"):
@@ -148,6 +149,13 @@ def _action_steps(rules: RtdRules, roll) -> list[Step]:
     return steps
 
 
+def faces(low: int, high: int, die: int) -> str:
+    """Faces of a die as the seed writes them: "6", "1-2", or "4+" up to the die's top face."""
+    if low == high:
+        return str(low)
+    return f"{low}+" if high == die else f"{low}-{high}"
+
+
 def times(m: Fraction) -> str:
     return f"{float(m):g}x"
 
@@ -155,12 +163,14 @@ def times(m: Fraction) -> str:
 def _strike_steps(rules: RtdRules, s: Strike, who: str, depth: int, crit_mod: int) -> list[Step]:
     c = rules.combat
     if s.face is None:
+        th, dg = c.parry_crits
         return [Step(f"{who} critical", "Critical hit", depth=depth,
-                     text=f"a to-hit of 1 against a parry of 6: automatic, {times(s.multiplier)} damage")]
+                     text=f"a to-hit of {th} against a parry of {dg}: automatic, {times(s.multiplier)} damage")]
     steps = [Step(f"{who} to hit", s.row.label, f"1D{c.to_hit_die}", (s.face,), str(s.face), s.row.text, depth)]
     if s.critical and s.automatic:
+        th, dg = c.attack_crits
         steps.append(Step(f"{who} critical", "Critical hit", depth=depth,
-                          text=f"a to-hit of 6 against a dodge of 1: automatic, {times(s.multiplier)} damage"))
+                          text=f"a to-hit of {th} against a dodge of {dg}: automatic, {times(s.multiplier)} damage"))
     elif s.critical_face is not None:
         mod = f" (+{crit_mod}: counts as any of {s.critical_face}-{s.critical_face + crit_mod})" if crit_mod else ""
         steps.append(Step(f"{who} critical chart", "Critical hit" if s.critical else "No critical hit",
@@ -205,7 +215,9 @@ def _exchange_steps(rules: RtdRules, ex: Exchange, crit_mod: int) -> list[Step]:
     if ex.dodge is not None:
         note = ex.dodge.text
         if ex.free_parry:
-            note += " A to-hit of 1-2 against a dodge of 4+: free parry."
+            (th_lo, th_hi), (dg_lo, dg_hi) = rules.combat.free_parry
+            note += (f" A to-hit of {faces(th_lo, th_hi, rules.combat.to_hit_die)} against a dodge of "
+                     f"{faces(dg_lo, dg_hi, rules.combat.dodge_die)}: free parry.")
         steps.insert(1, Step("dodge", ex.dodge.label, f"1D{rules.combat.dodge_die}", (ex.dodge_face,),
                              str(ex.dodge_face), note))
     if ex.counter:

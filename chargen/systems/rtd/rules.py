@@ -9,12 +9,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from chargen import dice as dicemod
-from chargen.rules.check import Cursor, Problems, check_unique, file_cursors
+from chargen.rules.check import Cursor, Problems, check_unique, declare_reads, file_cursors
 from chargen.rules.tables import read_range, row_index
 from chargen.rules.yamlio import Located
 from chargen.systems.rtd import rules_combat as rc
 
 FILES = ("module", "stats", "roll_offs", "actions", "skills", "wounds", "combat", "weapons", "names")
+
+# What the engine's code reads by id (as d100 and kotm declare theirs): nothing. RTD
+# reads every table by its place and every row by its fields (a to-hit row's multiplier,
+# a dodge row's avoids and counterattack), so a renamed id plays as before.
+READS = declare_reads({})
 
 
 @dataclass(frozen=True, slots=True)

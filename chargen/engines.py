@@ -1,0 +1,193 @@
+"""The engine contract and the one registry of engines and their layouts.
+
+An :class:`Engine` is declared once per rules system, as a typed object: how
+it builds typed rules from a module's YAML, how it makes a character from a
+request, what the name service groups characters by, which bounds its
+characters can reach under the loaded rules, what ``chargen roll`` resolves
+with which options, and the layouts (sheet views) it offers. A new engine is
+one package and one :func:`register` call; nothing else in chargen names it.
+
+The built-in engines are registered when first asked for (importing one costs
+its rules code, so a command imports only the engines it uses).
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from chargen.errors import ChargenError
+
+BUILTIN = {  # engine id -> the package whose import registers it
+    "d100": "chargen.systems.d100",
+    "kotm": "chargen.systems.kotm",
+    "rtd": "chargen.systems.rtd",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class RollOption:
+    """One option of ``chargen roll --system``: ``--<name>`` on the command line."""
+
+    name: str                      # python name: "damage_mod" is --damage-mod
+    kind: str                      # "int", "flag" or "text"
+    help: str
+    metavar: str | None = None
+
+    @property
+    def flag(self) -> str:
+        return "--" + self.name.replace("_", "-")
+
+
+@dataclass(frozen=True, slots=True)
+class NameScheme:
+    """What a character's name depends on, so the name service can keep names unique.
+
+    ``draw(rules, roller)`` makes the identity rolls a name depends on and returns
+    them as an ordered mapping (d100: background and sex; KoTM and RTD: sex). The
+    pipeline makes these rolls first, before the engine's ``generate``, on the
+    character's own generator, or on a separate identity generator when
+    ``separate`` is set; the name service replays them for earlier indices to
+    rank the character within its group. ``key`` prefixes the group's name permutation.
+    """
+
+    key: str
+    draw: Callable[[object, object], Mapping[str, str]]
+    separate: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What a layout's template is given: the character and the figures its layout adds."""
+
+    character: dict
+    figures: Mapping
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """One layout of one engine: its template and the function building its :class:`View`.
+
+    ``view(doc, rules)`` gets the rules the character was made with when
+    ``needs_rules`` is set (odds and tables from the rules), else ``None``.
+    ``folder`` is where the template lives when it is not among the built-in
+    templates (an engine outside the package); ``--template-dir`` still overrides it.
+    """
+
+    id: str
+    template: str
+    view: Callable[[dict, object], View]
+    needs_rules: bool = False
+    folder: Path | None = None
+    engine: str = ""               # set by register()
+
+
+@dataclass(frozen=True)
+class Engine:
+    id: str
+    label: str
+    build_rules: Callable           # (docs, problems) -> typed rules
+    generate: Callable              # (rules, request, ctx) -> body dict
+    names: NameScheme
+    schema: Mapping                 # JSON Schema of the body (structure and format limits)
+    bounds: Callable = lambda rules: {}  # rules -> {JSON pointer in schema: (min, max)}
+    reads: Mapping = field(default_factory=dict)  # kind -> {role: id} its code reads (checked by build_rules)
+    roll_options: tuple[RollOption, ...] = ()
+    resolve: Callable | None = None  # (rules, roller, options) -> Resolution
+    roll_examples: tuple[Mapping, ...] = ()  # option sets that resolve (help, conformance tests)
+    layouts: Mapping[str, Layout] = field(default_factory=dict)
+
+    def layout(self, layout_id: str) -> Layout:
+        if layout_id not in self.layouts:
+            raise ChargenError(f"the {self.label} engine has no '{layout_id}' layout "
+                               f"(it has: {', '.join(self.layouts) or 'none'})")
+        return self.layouts[layout_id]
+
+
+def read_schema(package: str, name: str = "schema.json") -> dict:
+    """An engine package's body schema (a JSON file shipped beside its code)."""
+    from importlib import resources
+
+    return json.loads(resources.files(package).joinpath(name).read_text("utf-8"))
+
+
+_ENGINES: dict[str, Engine] = {}
+_REGISTERED_BY: dict[str, str] = {}  # engine id -> the module whose import registers it
+
+
+def register(engine: Engine) -> Engine:
+    """Add ``engine`` to the registry (again: replace it). Returns it, for ``ENGINE = register(...)``."""
+    for option in engine.roll_options:
+        other = _option_owner(option.name, engine.id)
+        if other is not None and other != option:
+            raise ValueError(f"roll option {option.flag} of engine '{engine.id}' differs from the one "
+                             f"another engine declares (kind {other.kind} vs {option.kind})")
+    layouts = {k: replace(v, engine=engine.id) for k, v in engine.layouts.items()}
+    object.__setattr__(engine, "layouts", layouts)
+    _ENGINES[engine.id] = engine
+    _REGISTERED_BY[engine.id] = sys._getframe(1).f_globals.get("__name__", "")
+    return engine
+
+
+def _option_owner(name: str, skip: str) -> RollOption | None:
+    for e in _ENGINES.values():
+        if e.id != skip:
+            for o in e.roll_options:
+                if o.name == name:
+                    return o
+    return None
+
+
+def get(engine_id: str) -> Engine | None:
+    """The engine registered as ``engine_id`` (a built-in one is imported on first use), or None."""
+    if engine_id not in _ENGINES and engine_id in BUILTIN:
+        importlib.import_module(BUILTIN[engine_id])
+    return _ENGINES.get(engine_id)
+
+
+def require(engine_id: str) -> Engine:
+    engine = get(engine_id)
+    if engine is None:
+        raise ChargenError(f"no engine '{engine_id}' (expected one of: {', '.join(ids())})")
+    return engine
+
+
+def ids() -> list[str]:
+    return sorted(set(BUILTIN) | set(_ENGINES))
+
+
+def all_engines() -> list[Engine]:
+    """Every engine, the built-in ones imported."""
+    return [require(i) for i in ids()]
+
+
+def layout(engine_id: str, layout_id: str) -> Layout | None:
+    """The (layout, engine) entry of the registry, or None when either is unknown."""
+    engine = get(engine_id)
+    return engine.layouts.get(layout_id) if engine is not None else None
+
+
+def layout_folders() -> list[Path]:
+    """The template folders of registered engines that ship their own (outside the built-in templates)."""
+    return list(dict.fromkeys(lay.folder for e in _ENGINES.values() for lay in e.layouts.values() if lay.folder))
+
+
+def external_modules() -> list[str]:
+    """The modules that registered engines from outside the package (imported again in worker processes)."""
+    return list(dict.fromkeys(m for i, m in _REGISTERED_BY.items() if i not in BUILTIN and m != "__main__"))
+
+
+def import_modules(names: list[str]) -> None:
+    """Import the modules that register external engines (in a worker process, before any sheet)."""
+    for name in names:
+        importlib.import_module(name)
+
+
+def unregister(engine_id: str) -> None:
+    """Remove an engine registered at run time (tests); built-in engines come back on next use."""
+    _ENGINES.pop(engine_id, None)
+    _REGISTERED_BY.pop(engine_id, None)
