@@ -169,7 +169,12 @@ def write_batch(module: RulesModule, batch_seed: int, indices: range, folder: Pa
 
 def _formats(names: tuple[str, ...], writers: Mapping[str, Writer] | None) -> tuple[Format, ...]:
     table = None if writers is None else {n: WriterFormat(n, w) for n, w in writers.items()}
-    return resolve(names, table)
+    formats = resolve(names, table)
+    whole = [f.name for f in formats if not f.per_character]
+    if whole:  # a format of batch files only has nothing to write per character, and no place here yet
+        raise OutputError(f"format {', '.join(whole)} writes no file per character "
+                          "(a batch writes only formats that do)")
+    return formats
 
 
 def _sheet_options(job: _Job, sheets: SheetOptions | None) -> SheetOptions | None:

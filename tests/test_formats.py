@@ -87,3 +87,19 @@ def test_a_registered_format_is_written_by_a_batch(txt, d100, tmp_path):
 def test_a_name_is_registered_once(txt):
     with pytest.raises(ValueError, match="format 'txt' is already registered"):
         register(Upper())
+
+
+class Summary(Upper):
+    name, suffix, per_character = "summary", ".txt", False
+
+
+def test_a_format_without_files_per_character_is_refused(d100, tmp_path):
+    from chargen.errors import OutputError
+
+    register(Summary())
+    try:
+        with pytest.raises(OutputError, match="format summary writes no file per character"):
+            write_batch(d100, 1, range(1), tmp_path, ("json", "summary"))
+    finally:
+        del formats.FORMATS["summary"]
+    assert list(tmp_path.iterdir()) == []
