@@ -22,6 +22,7 @@ import jinja2
 from markupsafe import Markup
 
 from chargen.errors import RenderError
+from chargen.render import standalone as standalone_check
 from chargen.render.env import build_environment
 from chargen.render.templates import COVER, INDEX, TemplateSet
 
@@ -107,8 +108,18 @@ class HtmlRenderer:
         if not standalone:
             return Markup("")
         if self._style is None:
-            self._style = Markup(f"<style>\n{self.templates.inline_stylesheet()}</style>")
+            css = self.templates.inline_stylesheet()
+            found = standalone_check.css_problem(css)
+            if found:
+                raise RenderError(f"{self.templates.label}: the stylesheet of standalone HTML may reference "
+                                  f"nothing outside itself (only data: URLs), but it has {found}")
+            self._style = Markup(f"<style>\n{css}</style>")
         return self._style
+
+    def standalone(self, html: str, what: str) -> str:
+        """``html`` once checked to reference nothing outside itself (the stylesheet is checked once)."""
+        standalone_check.check(html.replace(self._style or "", "", 1), self.templates.label, what)
+        return html
 
     def sheet(self, doc: dict, standalone: bool = True, extra: dict | None = None, layout: str = "sheet") -> str:
         entry = layout_of(doc, layout)
@@ -117,13 +128,15 @@ class HtmlRenderer:
                               f"(no such engine is registered)")
         name = self.templates.sheet_template(entry)
         extra = engine_extra(doc, (), layout) if extra is None else extra
-        return self._render(name, c=doc, extra=extra, paper=self.paper, stylesheet=self.style(standalone))
+        html = self._render(name, c=doc, extra=extra, paper=self.paper, stylesheet=self.style(standalone))
+        return self.standalone(html, f"sheet of '{doc['identity']['name']}'") if standalone else html
 
     def cover(self, party: dict) -> str:
         return self._render(COVER, party=party, paper=self.paper, stylesheet=self.style(False))
 
     def index(self, party: dict) -> str:
-        return self._render(INDEX, party=party, paper=self.paper, stylesheet=self.style(True))
+        return self.standalone(self._render(INDEX, party=party, paper=self.paper, stylesheet=self.style(True)),
+                               "index page")
 
     def _render(self, name: str, **context) -> str:
         try:
