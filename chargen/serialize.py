@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 from importlib import resources
 
 import yaml
@@ -162,24 +163,26 @@ def validate(doc: object, name: str = "character", rules: object = None) -> None
 
 def builtin_rules_of(doc: dict) -> object:
     """The typed rules of the built-in module a character was made with, if it used one without
-    house rules (the bounds a saved character is checked against when no rules are given), else None."""
+    house rules and records its hash (the bounds a saved character is checked against when no
+    rules are given), else None."""
     from chargen.rules import builtin_ids, load_builtin
 
     system = doc.get("system") if isinstance(doc, dict) else None
     if not isinstance(system, dict) or system.get("overlays") or system.get("id") not in builtin_ids():
         return None
     module = load_builtin(system["id"])
-    return module.rules if module.engine == system.get("engine") else None
+    return module.rules if module.engine == system.get("engine") and module.hash == system.get("rules_hash") else None
 
 
 def parse_document(text: str, name: str) -> dict:
-    """Read one saved character (JSON or YAML), safely, and validate it."""
+    """Read one saved character (JSON or YAML), safely, and validate it.
+
+    Refused on read, each with one line: duplicate keys, non-finite numbers
+    (NaN, Infinity), integers too long to read, nesting too deep to walk.
+    """
     stripped = text.lstrip()
     if stripped.startswith("{"):
-        try:
-            doc = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise CharacterError(f"{name}:{e.lineno}: not valid JSON: {e.msg}") from None
+        doc = _read_json(text, name)
     else:
         from chargen.errors import RulesError
 
@@ -189,8 +192,48 @@ def parse_document(text: str, name: str) -> dict:
             raise CharacterError(str(e)) from None
     if not isinstance(doc, dict):
         raise CharacterError(f"{name}: expected one character document (a mapping)")
+    _check_finite(doc, name)
     validate(doc, name)  # structure first: only then is the envelope safe to read
     rules = builtin_rules_of(doc)
     if rules is not None:
         validate(doc, name, rules)
     return doc
+
+
+def _unique_keys(pairs: list) -> dict:
+    out = {}
+    for key, value in pairs:
+        if key in out:
+            raise CharacterError(f"duplicate key '{key[:60]}'")
+        out[key] = value
+    return out
+
+
+def _no_constant(word: str):
+    raise CharacterError(f"{word} is not a number a character can hold")
+
+
+def _read_json(text: str, name: str) -> object:
+    try:
+        return json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
+    except json.JSONDecodeError as e:
+        raise CharacterError(f"{name}:{e.lineno}: not valid JSON: {e.msg}") from None
+    except CharacterError as e:
+        raise CharacterError(f"{name}: not a character document: {e}") from None
+    except ValueError as e:  # an integer longer than Python reads
+        raise CharacterError(f"{name}: not a character document: {str(e)[:80]}") from None
+    except RecursionError:
+        raise CharacterError(f"{name}: not a character document: nested too deeply") from None
+
+
+def _check_finite(doc: object, name: str) -> None:
+    """Refuse NaN and infinities anywhere (YAML's .nan and .inf; JSON's are refused on read)."""
+    stack = [doc]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, float) and not math.isfinite(item):
+            raise CharacterError(f"{name}: not a character document: {item} is not a number a character can hold")
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)

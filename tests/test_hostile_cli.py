@@ -157,3 +157,30 @@ def test_file_names_too_long_for_the_file_system(args, says, tmp_path, monkeypat
     assert r.exit_code == 1 and isinstance(r.exception, SystemExit)
     assert says in r.output and len(r.stderr.splitlines()) == 1
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("system", ["../../../../tmp/evilmod", "d100/../kotm", "D100", "a" * 65, "kotm\x00"])
+def test_a_system_id_is_an_id_never_a_path(system, tmp_path):
+    (tmp_path / "evilmod").mkdir()
+    r = CliRunner().invoke(cli, ["generate", "--system", system, "--rules-dir", str(tmp_path)])
+    assert r.exit_code == 1
+    assert "a system id is lower-case letters, digits and '_'" in r.output
+
+
+def test_a_character_whose_rules_hash_is_not_the_built_in_one_is_refused(tmp_path):
+    """Its overlay record removed, a house-rules KoTM character would get the built-in odds: refused."""
+    import json
+
+    from chargen.generate import make_character
+    from chargen.rules import load_module
+    from chargen.serialize import to_json
+
+    overlay = tmp_path / "triple.yaml"
+    overlay.write_text("overlay: kotm\nname: Triple OS\nchanges:\n  attack:\n    set:\n      damage.os.multiply: 3\n")
+    doc = make_character(load_module("kotm", [overlay]), 42, 0)
+    doc["system"]["overlays"] = []
+    (tmp_path / "c.json").write_text(to_json(doc))
+    r = CliRunner().invoke(cli, ["render", str(tmp_path / "c.json"), "-o", str(tmp_path / "out")])
+    assert r.exit_code == 1 and not (tmp_path / "out").exists()
+    assert "its rules hash (sha256:" in r.output and "is not the built-in kotm module's" in r.output
+    json.loads((tmp_path / "c.json").read_text())  # the file itself is untouched

@@ -160,3 +160,39 @@ def test_an_engine_without_a_sheet_template_is_an_error(tdir, doc):
 def test_asset_paths_stay_inside_the_folder(relative):
     with pytest.raises(RenderError):
         TemplateSet.load().path_of(relative)
+
+
+@pytest.mark.parametrize("markup, found", [
+    ('<img src="http://example.com/x.png">', '<img src="http://example.com/x.png">'),
+    ('<script src="x.js"></script>', "a <script> element"),
+    ("<script>fetch('//x')</script>", "a <script> element"),
+    ('<link rel="stylesheet" href="x.css">', "a <link> element"),
+    ('<a href="https://example.com/">x</a>', '<a href="https://example.com/">'),
+    ('<a href="../elsewhere.html">x</a>', '<a href="../elsewhere.html">'),
+    ('<meta http-equiv="refresh" content="0;url=http://x">', "a <meta http-equiv=refresh>"),
+    ('<div style="background: u\\72 l(http://x/y.png)">', "url(http://x/y.png) in a style attribute"),
+    ('<style>@import "http://x/y.css";</style>', "@import in a <style> element"),
+    ('<style>p { background: image-set("http://x/y.png" 1x) }</style>',
+     'image-set("http://x/y.png" 1x) in a <style> element'),
+    ('<style>q { background: URL( "//x/z" ) }</style>', "url(//x/z) in a <style> element"),
+    ('<style>p { background: ur/**/l(x) }</style>', "url(x) in a <style> element"),  # refused, to be safe
+])
+def test_standalone_html_references_nothing_outside_itself(tdir, doc, markup, found):
+    edit(tdir, "d100.html.j2", "<h2>Notes</h2>", f"<h2>Notes</h2>{markup}")
+    renderer = HtmlRenderer(TemplateSet.load(tdir))
+    with pytest.raises(RenderError) as e:
+        renderer.sheet(doc, standalone=True)
+    assert str(e.value).startswith(f"{tdir.resolve()}: sheet of 'Ulf Hayward': standalone HTML may reference nothing")
+    assert str(e.value).endswith(f"but the template writes {found}")
+
+
+def test_standalone_html_may_link_its_bundle_and_use_data_urls(tdir, doc):
+    edit(tdir, "d100.html.j2", "<h2>Notes</h2>",
+         '<h2>Notes</h2><a href="#top">top</a> <a href="0001-x.pdf">next</a> <img src="data:image/png;base64,AA==" alt="">')
+    assert "0001-x.pdf" in HtmlRenderer(TemplateSet.load(tdir)).sheet(doc, standalone=True)
+
+
+def test_a_remote_reference_in_browser_css_is_refused(tdir, doc):
+    (tdir / "browser.css").write_text('@import "https://example.com/x.css";')
+    with pytest.raises(RenderError, match=r"the stylesheet of standalone HTML may reference nothing outside itself"):
+        HtmlRenderer(TemplateSet.load(tdir)).sheet(doc, standalone=True)

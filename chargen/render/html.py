@@ -22,6 +22,7 @@ import jinja2
 from markupsafe import Markup
 
 from chargen.errors import RenderError
+from chargen.render import standalone as standalone_check
 from chargen.render.env import build_environment
 from chargen.render.templates import COVER, INDEX, TemplateSet
 
@@ -71,8 +72,8 @@ def needs_rules(engine: str, layout: str = "sheet") -> bool:
 def sheet_rules(doc: dict, modules: Iterable = ()) -> object:
     """The rules a character was made with: the one of ``modules`` (loaded rules modules) whose
     hash the character records, else the built-in module of its id if it was made without
-    house rules. A character of a module chargen cannot load here is an error, not a sheet
-    with another module's odds."""
+    house rules and records its hash. A character of rules chargen cannot load here is an
+    error, not a sheet with another module's odds."""
     system = doc["system"]
     for m in modules:
         if m.hash == system["rules_hash"] and m.engine == system["engine"]:
@@ -80,7 +81,13 @@ def sheet_rules(doc: dict, modules: Iterable = ()) -> object:
     from chargen.rules import builtin_ids, load_builtin
 
     if not system["overlays"] and system["id"] in builtin_ids():
-        return load_builtin(system["id"]).rules
+        builtin = load_builtin(system["id"])
+        if builtin.hash == system["rules_hash"] and builtin.engine == system["engine"]:
+            return builtin.rules
+        raise RenderError(f"sheet of '{doc['identity']['name']}': its rules hash ({system['rules_hash'][:19]}...) is "
+                          f"not the built-in {system['id']} module's ({builtin.hash[:19]}...): it was made with other "
+                          f"rules (house rules whose record was removed, or another version), whose odds the "
+                          f"{system['name']} sheet shows; give the --rules/--rules-dir it was made with")
     made = ", ".join(f"house rules '{o['name']}'" for o in system["overlays"]) or f"rules module '{system['id']}'"
     raise RenderError(f"sheet of '{doc['identity']['name']}': made with {made}, whose odds and tables the "
                       f"{system['name']} sheet shows; give the same --rules/--rules-dir it was made with")
@@ -101,8 +108,18 @@ class HtmlRenderer:
         if not standalone:
             return Markup("")
         if self._style is None:
-            self._style = Markup(f"<style>\n{self.templates.inline_stylesheet()}</style>")
+            css = self.templates.inline_stylesheet()
+            found = standalone_check.css_problem(css)
+            if found:
+                raise RenderError(f"{self.templates.label}: the stylesheet of standalone HTML may reference "
+                                  f"nothing outside itself (only data: URLs), but it has {found}")
+            self._style = Markup(f"<style>\n{css}</style>")
         return self._style
+
+    def standalone(self, html: str, what: str) -> str:
+        """``html`` once checked to reference nothing outside itself (the stylesheet is checked once)."""
+        standalone_check.check(html.replace(self._style or "", "", 1), self.templates.label, what)
+        return html
 
     def sheet(self, doc: dict, standalone: bool = True, extra: dict | None = None, layout: str = "sheet") -> str:
         entry = layout_of(doc, layout)
@@ -111,13 +128,15 @@ class HtmlRenderer:
                               f"(no such engine is registered)")
         name = self.templates.sheet_template(entry)
         extra = engine_extra(doc, (), layout) if extra is None else extra
-        return self._render(name, c=doc, extra=extra, paper=self.paper, stylesheet=self.style(standalone))
+        html = self._render(name, c=doc, extra=extra, paper=self.paper, stylesheet=self.style(standalone))
+        return self.standalone(html, f"sheet of '{doc['identity']['name']}'") if standalone else html
 
     def cover(self, party: dict) -> str:
         return self._render(COVER, party=party, paper=self.paper, stylesheet=self.style(False))
 
     def index(self, party: dict) -> str:
-        return self._render(INDEX, party=party, paper=self.paper, stylesheet=self.style(True))
+        return self.standalone(self._render(INDEX, party=party, paper=self.paper, stylesheet=self.style(True)),
+                               "index page")
 
     def _render(self, name: str, **context) -> str:
         try:

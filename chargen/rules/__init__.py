@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from chargen.errors import ChargenError, RulesError
+from chargen.errors import ChargenError, RulesError, printable
 from chargen.rules.check import Cursor, Problems
 from chargen.rules.yamlio import Located, load_file, load_text, read_text
 
@@ -112,9 +113,22 @@ def _builtin_docs(system_id: str) -> dict[str, Located]:
     return _DOCS[system_id]
 
 
+_ID = re.compile(r"[a-z][a-z0-9_]{0,63}")
+
+
+def check_id(system_id: object) -> str:
+    """A system id is an id, looked up among the modules, never a path: refuse anything else."""
+    if not isinstance(system_id, str) or not _ID.fullmatch(system_id):
+        shown = printable(str(system_id))[:80]
+        raise ChargenError(f"unknown system '{shown}' (a system id is lower-case letters, digits and '_'; "
+                           f"see 'chargen systems')")
+    return system_id
+
+
 def load_builtin(system_id: str) -> RulesModule:
     if system_id not in _CACHE:
-        if not (BUILTIN_DIR / system_id / "module.yaml").is_file():
+        check_id(system_id)
+        if system_id not in builtin_ids():
             raise ChargenError(f"unknown system '{system_id}' (expected one of: {', '.join(builtin_ids())})")
         _CACHE[system_id] = build_module(_builtin_docs(system_id), f"chargen/rules/{system_id}")
     return _CACHE[system_id]
@@ -161,10 +175,11 @@ def module_ids(rules_dirs: list[Path] | tuple[Path, ...] = ()) -> list[str]:
 
 def module_docs(system_id: str, rules_dirs: list[Path] | tuple[Path, ...] = ()) -> tuple[dict[str, Located], str, bool]:
     """The unmerged documents of a module, its label, and whether it is built in."""
+    check_id(system_id)
     own = find_modules(rules_dirs) if rules_dirs else {}
     if system_id in own:
         return read_module_files(own[system_id], str(own[system_id])), str(own[system_id]), False
-    if (BUILTIN_DIR / system_id / "module.yaml").is_file():
+    if system_id in builtin_ids():
         return _builtin_docs(system_id), f"chargen/rules/{system_id}", True
     known = builtin_ids() + sorted(own)
     raise ChargenError(f"unknown system '{system_id}' (expected one of: {', '.join(known)})")
