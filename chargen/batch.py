@@ -282,7 +282,9 @@ def _draw_batch(job: _Job, indices: range, state: ResumeState, record: _Record, 
                              "sha256": {name: digests[name] for name in task.files}}])
             if progress:
                 progress(1)
-        record.result.batch_files = stage.finish()
+        for name, digest in stage.finish():
+            record.result.batch_files[name] = digest
+            record.save()
 
 
 def _prepare(job: _Job, index: int, state: ResumeState):

@@ -47,7 +47,7 @@ def watch_manifests(monkeypatch, folder: Path) -> list[tuple[dict, set[str]]]:
 def assert_true_manifest(manifest: dict, present: set[str], folder: Path | None = None) -> None:
     """Complete only if every file asked for exists; every listed file exists (with its sha256)."""
     listed = [name for c in manifest["characters"] for name in c["files"].values()]
-    assert set(listed) <= present
+    assert set(listed) <= present and set(manifest["batch_files"]) <= present
     if folder is not None:
         for c in manifest["characters"]:
             assert c["sha256"] == {f: sha256((folder / n).read_bytes()) for f, n in c["files"].items()}
@@ -66,6 +66,8 @@ def whole(tmp_path_factory) -> dict[str, dict[str, bytes]]:
             seen = watch_manifests(mp, folder)
             assert run(*args, "-o", folder).exit_code == 0
         assert [m["complete"] for m, _ in seen] == [False] * (len(seen) - 1) + [True]
+        both = ["party.pdf", "index.html"]
+        assert [list(m["batch_files"]) for m, _ in seen[-3:]] == [["party.pdf"], both, both]  # each once written
         for manifest, present in seen:
             assert_true_manifest(manifest, present)
         assert_true_manifest(seen[-1][0], seen[-1][1], folder)

@@ -256,16 +256,14 @@ class SheetStage:
                                             doc["seed"]["batch"], dict(task.files), pages, drawn.roster))
             yield task, drawn
 
-    def finish(self) -> dict[str, str]:
-        """Write the batch files (party.pdf, then index.html); their sha256, by name."""
-        out: dict[str, str] = {}
+    def finish(self) -> Iterator[tuple[str, str]]:
+        """Write the batch files (party.pdf, then index.html): ``(name, sha256)`` as each is written."""
         links = {}
         if self.party and self.sheets:
-            out[PARTY_PDF] = self.party.finish(self.pool, self.sheets)
+            yield PARTY_PDF, self.party.finish(self.pool, self.sheets)
             links["party_pdf"] = PARTY_PDF
         if INDEX_HTML in self.batch_files:
-            out[INDEX_HTML] = write_index(self.sheets, links, self.folder, self.options)
-        return out
+            yield INDEX_HTML, write_index(self.sheets, links, self.folder, self.options)
 
 
 def write_sheets(characters: Iterable[tuple[str, dict, dict]], folder: Path, options: SheetOptions,
@@ -286,7 +284,7 @@ def write_sheets(characters: Iterable[tuple[str, dict, dict]], folder: Path, opt
         for _ in stage.draw(tasks()):
             if progress:
                 progress(1)
-        written = stage.finish()
+        written = dict(stage.finish())
     result.sheets = stage.sheets
     result.files = {key: name for key, name in (("party_pdf", PARTY_PDF), ("index_html", INDEX_HTML))
                     if name in written}
