@@ -95,6 +95,7 @@ class Engine:
     names: NameScheme
     schema: Mapping                 # JSON Schema of the body (structure and format limits)
     bounds: Callable = lambda rules: {}  # rules -> {JSON pointer in schema: (min, max)}
+    check_document: Callable = lambda doc, rules: []  # (schema-valid doc, rules) -> problems: ids the rules lack
     reads: Mapping = field(default_factory=dict)  # kind -> {role: id} its code reads (checked by build_rules)
     roll_options: tuple[RollOption, ...] = ()
     resolve: Callable | None = None  # (rules, roller, options) -> Resolution

@@ -146,7 +146,8 @@ def validate(doc: object, name: str = "character", rules: object = None) -> None
     """Raise :class:`CharacterError` naming the first schema violation.
 
     The body is checked against its engine's schema, with the bounds the rules
-    allow when ``rules`` (the typed rules the character was made with) are given;
+    allow when ``rules`` (the typed rules the character was made with) are given,
+    and then by the engine for ids the rules must know (an RTD body part);
     a character of an engine chargen does not know is checked for its envelope only.
     """
     from chargen import engines
@@ -159,6 +160,9 @@ def validate(doc: object, name: str = "character", rules: object = None) -> None
         e = errors[0]
         path = ".".join(str(p) for p in e.absolute_path) or "(top level)"
         raise CharacterError(f"{name}: {path}: {e.message}")
+    problems = engine.check_document(doc, rules) if engine is not None and rules is not None else []
+    if problems:
+        raise CharacterError(f"{name}: {problems[0]}")
 
 
 def builtin_rules_of(doc: dict) -> object:

@@ -48,3 +48,15 @@ def test_a_5000_digit_index_and_deep_nesting_are_one_error(text):
         parse_document(text.replace('"index": 0', '"index": ' + "9" * 5000), "c.json")
     with pytest.raises(CharacterError, match=r"nested too deeply$"):
         parse_document('{"notes": ' + "[" * 100_000 + "]" * 100_000 + "}", "c.json")
+
+
+@pytest.mark.parametrize("change, message", [
+    (("part", "tail"), "wounds[0].part: no body part 'tail' in its rules (expected one of: head, torso"),
+    (("state", "exploded"), "wounds[0].state: 'exploded' is not a wound state the Head can take (expected one of:"),
+])
+def test_an_rtd_wound_its_rules_do_not_know_is_refused_on_read(text, change, message):
+    doc = json.loads(text)
+    doc["wounds"][0][change[0]] = change[1]
+    with pytest.raises(CharacterError) as e:
+        parse_document(json.dumps(doc), "c.json")
+    assert str(e.value).startswith(f"c.json: {message}")

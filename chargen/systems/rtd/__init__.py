@@ -13,6 +13,23 @@ def bounds(rules) -> dict:
     return {"/properties/stats/items/properties/value": (rules.stat_min, rules.stat_max)}
 
 
+def check_document(doc: dict, rules) -> list[str]:
+    """The body parts and wound states a character names are the rules' (its sheet draws them)."""
+    parts = {p.id: p for p in rules.wounds.parts}
+    problems = []
+    for n, w in enumerate(doc["wounds"]):
+        part = parts.get(w["part"])
+        if part is None:
+            problems.append(f"wounds[{n}].part: no body part '{w['part'][:40]}' in its rules "
+                            f"(expected one of: {', '.join(parts)})")
+            continue
+        states = [s.id for s in rules.wounds.states if part.brittle or not s.brittle_only]
+        if w["state"] not in states:
+            problems.append(f"wounds[{n}].state: '{w['state'][:40]}' is not a wound state the {part.label} "
+                            f"can take (expected one of: {', '.join(states)})")
+    return problems
+
+
 def sheet_view(doc: dict, rules: object = None) -> View:
     return View(doc, sheet_context(doc, rules))
 
@@ -25,6 +42,7 @@ ENGINE = register(Engine(
     names=NameScheme("rtd-names", draw_identity),
     schema=read_schema(__name__),
     bounds=bounds,
+    check_document=check_document,
     reads=READS,
     roll_options=(
         RollOption("stat", "int", "a stat roll-off with this stat."),
