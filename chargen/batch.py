@@ -21,6 +21,7 @@ as an uninterrupted run leaves it.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -32,7 +33,9 @@ from chargen.errors import ChargenError, OutputError
 from chargen.formats import Format, WriterFormat, batch_files, resolve
 from chargen.generate import SCHEMA_VERSION, make_character
 from chargen.manifest import ResumeState, resume_state
-from chargen.output import MANIFEST_SCHEMA, atomic_write, character_stem, inside, write_manifest
+from chargen.output import (
+    MANIFEST_SCHEMA, atomic_write, character_stem, ignore_interrupts, inside, remove_stale_temporaries, write_manifest,
+)
 from chargen.rules import RulesModule
 from chargen.seeds import SEED_DERIVATION
 from chargen.serialize import DUMPERS
@@ -192,11 +195,12 @@ def _sheet_options(job: _Job, sheets: SheetOptions | None) -> SheetOptions | Non
 
 
 def _write_data_batch(job: _Job, todo: list[int], record: _Record, progress, jobs: int) -> None:
-    for entries in _entries(job, todo, jobs):
-        record.result.new += len(entries)
-        record.add(entries)
-        if progress:
-            progress(len(entries))
+    with contextlib.closing(_entries(job, todo, jobs)) as chunks:  # closed at once on a stop: workers end
+        for entries in chunks:
+            record.result.new += len(entries)
+            record.add(entries)
+            if progress:
+                progress(len(entries))
 
 
 def _write_files(job: _Job, doc: dict, files: dict, formats: tuple[Format, ...]) -> dict[str, str]:
@@ -237,7 +241,7 @@ def _entries(job: _Job, todo: list[int], jobs: int) -> Iterator[list[dict]]:
     _JOB = job
     chunks = [todo[i:i + CHUNK] for i in range(0, len(todo), CHUNK)]
     try:
-        with multiprocessing.get_context("fork").Pool(min(jobs, len(chunks))) as pool:
+        with multiprocessing.get_context("fork").Pool(min(jobs, len(chunks)), ignore_interrupts) as pool:
             yield from pool.imap(_write_chunk, chunks)
     finally:
         _JOB = None
@@ -319,6 +323,7 @@ def _stopped(record: _Record, total: int, cause: BaseException) -> None:
     folder = record.result.folder
     saved = ""
     try:
+        remove_stale_temporaries(folder)  # the workers are stopped: what is under a temporary name is partial
         record.save()
     except (ChargenError, OSError) as e:
         saved = f" (the manifest could not be updated: {e}; it lists fewer characters than are complete)"

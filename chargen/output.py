@@ -115,10 +115,19 @@ def write_manifest(folder: Path, manifest: dict) -> None:
 
 
 def remove_stale_temporaries(folder: Path) -> None:
-    """Remove the temporary files a killed run left (regular files named like atomic_write's)."""
+    """Remove what is left under atomic_write's temporary names (by a killed or stopped run, or
+    planted): files, symbolic links (the link, never what it points to), named pipes; not folders."""
     for p in folder.iterdir():
-        if p.name.startswith(TEMP_PREFIX) and p.name.endswith(TEMP_SUFFIX) and p.is_file() and not p.is_symlink():
-            p.unlink()
+        if p.name.startswith(TEMP_PREFIX) and p.name.endswith(TEMP_SUFFIX) and (p.is_symlink() or not p.is_dir()):
+            p.unlink(missing_ok=True)
+
+
+def ignore_interrupts() -> None:
+    """In a worker process: leave Ctrl-C to the main process, which stops the workers and reports
+    once (a worker's own KeyboardInterrupt would print its traceback in the middle of the error)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 _MANIFEST_FIELDS = {

@@ -215,3 +215,28 @@ def test_a_real_ctrl_c_while_sheets_are_drawn(whole, tmp_path):
     assert not (out / "party.pdf").exists()
     assert run("generate", "-o", out, "--resume").exit_code == 0
     assert snapshot(out) == whole["json,pdf"]
+
+
+@pytest.mark.parametrize("formats, count", [("json,yaml", 20000), ("json,pdf", 40)])
+def test_ctrl_c_to_the_whole_process_group_leaves_complete_files_and_one_line(tmp_path, formats, count):
+    """Ctrl-C reaches the workers too (one process group): they leave the stop to the main process,
+    which removes what was under a temporary name and prints one line (no 'Process ForkPoolWorker-1:')."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "out"
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent)}
+    args = ["generate", "--seed", "3", "--count", str(count), "--format", formats, "--jobs", "2", "-o", str(out)]
+    proc = subprocess.Popen([sys.executable, "-m", "chargen", *args], env=env, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None and len(list(out.glob("0*"))) < 20:
+        time.sleep(0.02)
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert err.count("\n") == 1 and err.startswith("Error: batch incomplete: interrupted; "), err
+    assert [p.name for p in out.iterdir() if p.name.endswith(".part")] == []

@@ -143,6 +143,9 @@ def _init(options: SheetOptions, formats: tuple[Format, ...], modules: tuple, en
     global _WORKER, _WORKER_FORMATS, _INIT_ERROR
     try:
         from chargen.engines import import_modules
+        from chargen.output import ignore_interrupts
+
+        ignore_interrupts()
 
         import_modules(engine_modules)  # engines registered from outside the package, as in the main process
         _WORKER_FORMATS = {f.name: f for f in formats}
