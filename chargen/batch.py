@@ -195,6 +195,8 @@ def _sheet_options(job: _Job, sheets: SheetOptions | None) -> SheetOptions | Non
 
 
 def _write_data_batch(job: _Job, todo: list[int], record: _Record, progress, jobs: int) -> None:
+    if hasattr(progress, "begin"):
+        progress.begin(len(todo))  # a resumed batch writes only what it lacks
     with contextlib.closing(_entries(job, todo, jobs)) as chunks:  # closed at once on a stop: workers end
         for entries in chunks:
             record.result.new += len(entries)

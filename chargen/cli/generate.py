@@ -85,10 +85,13 @@ def generate_cmd(ctx: click.Context, system_id: str, seed: int | None, count: in
 
 def _write(module, batch_seed: int, indices: range, output: Path, fmts: tuple[str, ...], options, jobs: int | None,
            resume: bool = False):
-    """The batch, every format; a progress bar on a terminal when it draws sheets."""
+    """The batch, every format; its expected time first when that is long, then its progress on a terminal."""
     from chargen.batch import write_batch
+    from chargen.cli.progress import announce
 
-    with progress_bar(len(indices) if options.formats else 0, "sheets") as progress:
+    if not resume:
+        announce(len(indices), bool(options.formats), options.workers)
+    with progress_bar(len(indices), "sheets" if options.formats else "characters") as progress:
         return write_batch(module, batch_seed, indices, output, fmts, progress, resume=resume,
                            jobs=jobs_or_cores(jobs), sheets=options)
 

@@ -94,12 +94,15 @@ def make_sheet_options(formats, paper, template_dir, jobs, party_name):
 
 @contextlib.contextmanager
 def progress_bar(count: int, label: str):
-    """A progress bar on stderr for a batch of sheets on a terminal; silent otherwise."""
-    if count < 2 or not sys.stderr.isatty():
-        yield None
-        return
-    with click.progressbar(length=count, label=label, file=sys.stderr) as bar:
-        yield bar.update
+    """Count, rate and time left on stderr for a batch on a terminal; silent otherwise."""
+    from chargen.cli.progress import progress_for
+
+    progress = progress_for(count, label)
+    try:
+        yield progress
+    finally:
+        if progress is not None:
+            progress.close()
 
 
 def jobs_or_cores(jobs: int | None) -> int:
