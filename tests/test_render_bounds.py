@@ -30,11 +30,11 @@ HOSTILE = {
     "a product grown in a loop": ("{% set ns = namespace(n=3) %}{% for i in range(40) %}{% set ns.n = ns.n * ns.n %}"
                                   "{% endfor %}", "a product of more than 4,096 bits"),
     "nested range loops": ("{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}",
-                           "more than 1,000,000 steps"),
+                           "more than 200,000 steps"),
     "nested loops over a string": ("{% set s = 'x' * 100000 %}{% for a in s %}{% for b in s %}{% endfor %}"
-                                   "{% endfor %}", "more than 1,000,000 steps"),
+                                   "{% endfor %}", "more than 200,000 steps"),
     "exponential macro calls": ("{% macro f(n) %}{% if n %}{{ f(n - 1) }}{{ f(n - 1) }}{% endif %}{% endmacro %}"
-                                "{{ f(60) }}", "more than 1,000,000 steps"),
+                                "{{ f(60) }}", "more than 200,000 steps"),
     "recursion": ("{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}", "RecursionError"),
     "center filter": ("{{ 'x' | center(10**9) }}", "center: 1,000,000,000 is over the limit"),
     "center filter, literal": ("{{ 'x' | center(1000000000) }}", "center: 1,000,000,000 is over the limit"),

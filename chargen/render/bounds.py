@@ -33,7 +33,7 @@ from jinja2.sandbox import safe_range
 
 # Limits of one render (a sheet, a cover page or an index). A built-in D100 II sheet
 # takes about 2,000 steps and outputs about 0.3 MB (standalone HTML, fonts included).
-MAX_STEPS = 1_000_000            # loop iterations + calls + range items
+MAX_STEPS = 200_000              # loop iterations + calls + range items (a macro call costs about 20 µs)
 MAX_BUILT = 20_000_000           # characters and items made by operators, filters and calls together
 MAX_VALUE = 2_000_000            # characters or items of one value made (or turned into text)
 MAX_INT_BITS = 4_096             # an integer made by ** or * (about 1,233 digits)
