@@ -22,6 +22,7 @@ from markupsafe import Markup
 
 from chargen.errors import RenderError
 from chargen.render import bounds
+from chargen.render.names import without_bidi
 from chargen.render.templates import TemplateSet
 
 
@@ -73,14 +74,9 @@ def roman(n: int) -> str:
     return out
 
 
-# Bidirectional-text controls (LRE, RLE, PDF, LRO, RLO, LRI, RLI, FSI, PDI, LRM, RLM, ALM): in a
-# title or the PDF's metadata they would reorder what a viewer shows around the name.
-_BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-
-
 def plain(text: str) -> str:
     """``text`` without bidi controls, for a <title> (which becomes the PDF's title)."""
-    stripped = _BIDI.sub("", str(text))
+    stripped = without_bidi(str(text))
     return Markup(stripped) if isinstance(text, Markup) else stripped
 
 
