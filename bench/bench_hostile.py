@@ -12,8 +12,20 @@ import tracemalloc
 from pathlib import Path
 
 from chargen.errors import ChargenError
-from chargen.rules import load_module
+from chargen.rules import load_builtin, load_module
 from chargen.rules.yamlio import load_file, load_text
+
+TEMPLATES = {  # a --template-dir's d100.html.j2
+    "template: 'x' * 10**10": "{{ 'x' * 10**10 }}",
+    "template: nested range loops": "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}",
+    "template: 'x' | center(10**9)": "{{ 'x' | center(10**9) }}",
+    "template: '%999999999s' | format": "{{ '%999999999s' | format('x') }}",
+    "template: lipsum(n=10**9)": "{{ lipsum(n=10**9) }}",
+    "template: doubling with ~": "{% set ns = namespace(s='x') %}{% for i in range(64) %}{% set ns.s = ns.s ~ ns.s %}{% endfor %}",
+    "template: 2**60 macro calls": "{% macro f(n) %}{% if n %}{{ f(n-1) }}{{ f(n-1) }}{% endif %}{% endmacro %}{{ f(60) }}",
+    "template: 1 / 0": "{{ 1 / 0 }}",
+    "template: include of a 3 GB file": "{% include 'big.html.j2' %}",
+}
 
 
 def alias_bomb() -> str:
@@ -40,12 +52,50 @@ def cases(tmp: Path) -> dict:
         "/dev/zero": lambda: load_file(Path("/dev/zero")),
         "named pipe": lambda: load_file(fifo),
         "overlay with 1000000D1000000": lambda: load_module("d100", [overlay]),
+        **{name: _template(tmp / f"tpl{n}", body) for n, (name, body) in enumerate(TEMPLATES.items())},
+        "sheet: 100,000 HP, 9 tracks (PDF)": _huge_sheet(),
+        "--party-name of 131,000 characters": _party_name("x" * 131_000),
+        "--party-name with an emoji": _party_name("The \U0001F409 band"),
     }
+
+
+def _template(folder: Path, body: str):
+    from chargen.generate import make_character
+    from chargen.render.html import HtmlRenderer
+    from chargen.render.templates import TemplateSet
+
+    folder.mkdir()
+    (folder / "d100.html.j2").write_text(body)
+    with (folder / "big.html.j2").open("wb") as f:
+        f.truncate(3 * 2**30)  # sparse
+    doc = make_character(load_builtin("d100"), 42, 7)
+    return lambda: HtmlRenderer(TemplateSet.load(folder)).sheet(doc, False, extra={})
+
+
+def _huge_sheet():
+    from chargen.generate import make_character
+    from chargen.render.html import HtmlRenderer
+    from chargen.render.pdf import PdfMaker
+    from chargen.render.templates import TemplateSet
+
+    doc = make_character(load_builtin("d100"), 42, 7)
+    doc["combat"].update(hit_points=100_000, pow_points=99_999)
+    for loc in doc["hit_locations"]:
+        loc["hp"] = 99_999
+    templates = TemplateSet.load()
+    return lambda: PdfMaker(templates).render(HtmlRenderer(templates).sheet(doc, False))
+
+
+def _party_name(name: str):
+    from chargen.render.names import check_party_name
+    from chargen.render.templates import TemplateSet
+
+    return lambda: check_party_name(name, TemplateSet.load())
 
 
 def main() -> None:
     with tempfile.TemporaryDirectory() as d:
-        print(f"{'input':<34} {'time':>11} {'peak mem':>10}  outcome")
+        print(f"{'input':<38} {'time':>11} {'peak mem':>10}  outcome")
         for name, fn in cases(Path(d)).items():
             t = time.perf_counter()
             outcome = _outcome(fn)
@@ -54,7 +104,7 @@ def main() -> None:
             _outcome(fn)
             peak = tracemalloc.get_traced_memory()[1]
             tracemalloc.stop()
-            print(f"{name:<34} {elapsed * 1000:8.1f} ms {peak / 1e6:7.1f} MB  {outcome}")
+            print(f"{name:<38} {elapsed * 1000:8.1f} ms {peak / 1e6:7.1f} MB  {outcome}")
 
 
 def _outcome(fn) -> str:

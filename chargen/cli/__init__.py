@@ -67,6 +67,7 @@ def cli(ctx: click.Context, debug: bool) -> None:
 def main() -> None:
     """The ``chargen`` program: Click's standalone handling, except that a closed pipe ends it
     as SIGPIPE ends a Unix tool (Click would print nothing but exit 1)."""
+    _streams()
     try:
         try:
             status = cli.main(prog_name="chargen", standalone_mode=False)
@@ -80,6 +81,16 @@ def main() -> None:
     except (BrokenPipeError, PipeClosed):
         _die_of_sigpipe()
     sys.exit(status if isinstance(status, int) else 0)
+
+
+def _streams() -> None:
+    """Data on stdout (JSON, YAML, HTML) is UTF-8 whatever the locale or PYTHONIOENCODING say: the
+    same bytes as the file ``-o`` writes. Chatter on stderr that its encoding cannot show is
+    backslash-escaped, never a traceback."""
+    if (sys.stdout.encoding or "").lower().replace("-", "").replace("_", "") != "utf8" and hasattr(sys.stdout, "reconfigure"):
+        sys.stdout.reconfigure(encoding="utf-8")
+    if hasattr(sys.stderr, "reconfigure"):
+        sys.stderr.reconfigure(errors="backslashreplace")
 
 
 def _die_of_sigpipe() -> None:

@@ -9,7 +9,7 @@ import click
 
 from chargen.cli import cli
 from chargen.cli.options import (
-    given_value, jobs_option, jobs_or_cores, make_sheet_options, parse_formats, progress_bar, resolve_seed,
+    Integer, given_value, jobs_option, jobs_or_cores, make_sheet_options, parse_formats, progress_bar, resolve_seed,
     rules_options, seed_option, sheet_options, system_option,
 )
 from chargen.errors import printable
@@ -22,9 +22,9 @@ SHEET_FORMATS = names(sheet=True)
 @cli.command("generate")
 @system_option
 @seed_option
-@click.option("--count", "-n", type=click.IntRange(1, 100_000), default=1, show_default=True,
+@click.option("--count", "-n", type=Integer(1, 100_000), default=1, show_default=True,
               help="How many characters.")
-@click.option("--index", "start", type=click.IntRange(0, 10**6), default=None,
+@click.option("--index", "start", type=Integer(0, 10**6), default=None,
               help="First character index (default 0): --index 7 alone is character 7 of the batch.")
 @click.option("--format", "formats", default="json", show_default=True,
               help=f"Comma list of: {', '.join(FORMAT_NAMES)}.")

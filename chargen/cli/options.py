@@ -4,12 +4,34 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import sys
 from pathlib import Path
 
 import click
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+_ASCII_INTEGER = re.compile(r"[+-]?[0-9]+")
+
+
+class Integer(click.IntRange):
+    """An integer option written in ASCII digits only: Python's ``int()`` would also read
+    ``4_2``, `` 42 `` and Arabic-Indic digits (``\u0664\u0662``) as 42. Optionally bounded, as IntRange."""
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and not _ASCII_INTEGER.fullmatch(value) and _reads_as_int(value):
+            self.fail(f"{value!r} is not a valid integer (ASCII digits 0-9 only).", param, ctx)
+        return super().convert(value, param, ctx)  # Click's own message for anything else
+
+
+def _reads_as_int(text: str) -> bool:
+    try:
+        int(text)
+    except ValueError:
+        return False
+    return True
 
 
 def bundle(*options):
@@ -22,7 +44,7 @@ def bundle(*options):
 
 
 def seed_option(f):
-    return click.option("--seed", type=click.IntRange(0, 2**64 - 1),
+    return click.option("--seed", type=Integer(0, 2**64 - 1),
                         help="Batch seed (0 to 2^64-1). Without it a seed is drawn and reported.")(f)
 
 
@@ -80,7 +102,7 @@ sheet_options = bundle(  # how html and pdf sheets are rendered
 
 
 def jobs_option(f):
-    return click.option("--jobs", "-j", type=click.IntRange(1, 256), default=None,
+    return click.option("--jobs", "-j", type=Integer(1, 256), default=None,
                         help="Worker processes for large batches and for laying out sheets (default: all cores).")(f)
 
 
@@ -88,8 +110,23 @@ def make_sheet_options(formats, paper, template_dir, jobs, party_name):
     from chargen.formats import names
     from chargen.render.bundle import SheetOptions
 
+    if party_name is not None:
+        check_party_name(party_name, template_dir)
     return SheetOptions(formats=tuple(f for f in formats if f in names(sheet=True)), paper=paper,
                         template_dir=template_dir, jobs=jobs or 0, party_name=party_name)
+
+
+def check_party_name(name: str, template_dir: Path | None) -> None:
+    """--party-name, checked before the first character is made: a usage error if the cover cannot draw it."""
+    from chargen.errors import RenderError
+    from chargen.render.names import check_party_name as check
+    from chargen.render.templates import TemplateSet
+
+    templates = TemplateSet.load(template_dir)
+    try:
+        check(name, templates)
+    except RenderError as e:
+        raise click.BadParameter(str(e), param_hint="'--party-name'") from None
 
 
 @contextlib.contextmanager

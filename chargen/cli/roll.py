@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from chargen.cli import cli
-from chargen.cli.options import resolve_seed, rules_options, seed_option
+from chargen.cli.options import Integer, resolve_seed, rules_options, seed_option
 
 
 class RollCommand(click.Command):
@@ -40,7 +40,7 @@ def _option(o, owners: list[str]) -> click.Option:
     text = f"{', '.join(owners)}: {o.help}"
     if o.kind == "flag":
         return click.Option([o.flag, o.name], is_flag=True, default=None, help=text)
-    kind = int if o.kind == "int" else str
+    kind = Integer() if o.kind == "int" else str
     return click.Option([o.flag, o.name], type=kind, metavar=o.metavar, help=text)
 
 

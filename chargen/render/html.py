@@ -22,6 +22,7 @@ import jinja2
 from markupsafe import Markup
 
 from chargen.errors import RenderError
+from chargen.render import bounds
 from chargen.render import standalone as standalone_check
 from chargen.render.env import build_environment
 from chargen.render.templates import COVER, INDEX, TemplateSet
@@ -140,7 +141,8 @@ class HtmlRenderer:
 
     def _render(self, name: str, **context) -> str:
         try:
-            return self.env.get_template(name).render(**context)
+            with bounds.budget():
+                return _generate(self.env.get_template(name), context)
         except RenderError:
             raise
         except jinja2.TemplateSyntaxError as e:
@@ -149,6 +151,25 @@ class HtmlRenderer:
             raise RenderError(f"{self.templates.label}: template '{e.name}' not found") from None
         except jinja2.TemplateError as e:
             raise RenderError(f"{self.templates.label}: {_where(e, name)}: {e.message or e}") from None
+        except bounds.LimitExceeded as e:
+            raise RenderError(f"{self.templates.label}: {_where(e, name)}: {e}") from None
+        except (ArithmeticError, LookupError, TypeError, ValueError, AttributeError, RecursionError,
+                UnicodeError) as e:  # a runtime error in a template's expression, not chargen's
+            raise RenderError(f"{self.templates.label}: {_where(e, name)}: {type(e).__name__}: {e}") from None
+
+
+def _generate(template: jinja2.Template, context: dict) -> str:
+    """The template's output, refused once it passes ``MAX_OUTPUT`` characters or ``MAX_TAGS`` elements."""
+    chunks, size, tags = [], 0, 0
+    for chunk in template.generate(**context):
+        size += len(chunk)
+        tags += chunk.count("<")
+        if size > bounds.MAX_OUTPUT:
+            raise bounds.LimitExceeded(f"the output is over the limit of {bounds.MAX_OUTPUT:,} characters")
+        if tags > bounds.MAX_TAGS:
+            raise bounds.LimitExceeded(f"the output has over {bounds.MAX_TAGS:,} elements, the limit")
+        chunks.append(chunk)
+    return "".join(chunks)
 
 
 def _where(error: Exception, default: str) -> str:

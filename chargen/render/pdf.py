@@ -26,7 +26,7 @@ import os
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote_to_bytes, urlsplit
 
 import weasyprint
 from weasyprint.text.fonts import FontConfiguration
@@ -56,7 +56,8 @@ class FolderFetcher(URLFetcher):
         if scheme != "file" or parts.netloc not in ("", "localhost"):
             raise RenderError(f"{self.templates.label}: refusing to fetch '{_short(url)}' "
                               f"(a sheet may use only files in the templates folder and data: URLs)")
-        relative = self.templates.relative_of(Path(unquote(parts.path)))
+        # the path's bytes as the file system has them (a folder name need not be UTF-8)
+        relative = self.templates.relative_of(Path(os.fsdecode(unquote_to_bytes(parts.path))))
         if relative is None:
             raise RenderError(f"{self.templates.label}: refusing to read '{_short(url)}': it is outside "
                               f"the templates folder {self.templates.root}")

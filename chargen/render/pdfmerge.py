@@ -25,6 +25,8 @@ from pypdf.generic import (
     StreamObject, TextStringObject,
 )
 
+from chargen.render.names import without_bidi
+
 _SKIP_PAGE_KEYS = {"/Parent", "/StructParents"}
 
 
@@ -98,7 +100,7 @@ class PdfConcatenator:
             catalog[NameObject("/PageMode")] = NameObject("/UseOutlines")
         self._write_object(self.catalog, DictionaryObject(catalog))
         info = self._reserve()
-        self._write_object(info, DictionaryObject({NameObject("/Title"): TextStringObject(self.title),
+        self._write_object(info, DictionaryObject({NameObject("/Title"): TextStringObject(without_bidi(self.title)),
                                                    NameObject("/Producer"): TextStringObject(self.producer)}))
         self._write_trailer(info)
 
@@ -106,7 +108,7 @@ class PdfConcatenator:
         root = self._reserve()
         items = [self._reserve() for _ in self.bookmarks]
         for i, ((title, page), number) in enumerate(zip(self.bookmarks, items)):
-            entry = {NameObject("/Title"): TextStringObject(title), NameObject("/Parent"): IndirectObject(root, 0, None),
+            entry = {NameObject("/Title"): TextStringObject(without_bidi(title)), NameObject("/Parent"): IndirectObject(root, 0, None),
                      NameObject("/Dest"): ArrayObject([IndirectObject(page, 0, None), NameObject("/Fit")])}
             if i:
                 entry[NameObject("/Prev")] = IndirectObject(items[i - 1], 0, None)

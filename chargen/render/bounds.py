@@ -1,0 +1,317 @@
+"""Bounds on what one template render may cost: templates are user input (``--template-dir``).
+
+The sandbox stops a template from reaching Python; these limits stop it from
+exhausting memory or running for ever. Every render gets a :class:`Budget`:
+
+* steps: each loop iteration, each call of a function, method, macro or filter,
+  and each item of a ``range`` made, costs one;
+* built: the characters (of a string) or items (of a list) each operator, filter
+  or call makes are counted, so values grown in a loop stop as well;
+* each value an operator, filter or call makes (or is given to turn into text) has
+  at most ``MAX_VALUE`` characters or items, counted through nested lists and dicts;
+  widths and counts given to filters and methods (``center``, ``%9s``) likewise;
+* integers: a power or product of more than ``MAX_INT_BITS`` bits is refused;
+* a deadline (``MAX_SECONDS``), the backstop of the rest.
+
+The output is counted as it is generated (see :mod:`chargen.render.html`).
+The limits are generous: the built-in sheets stay far below every one of them
+(``tests/test_render_bounds.py`` checks that they stay below a tenth).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import functools
+import inspect
+import re
+import string
+import time
+from collections.abc import Iterable, Iterator, Mapping
+
+from jinja2.sandbox import safe_range
+
+# Limits of one render (a sheet, a cover page or an index). A built-in D100 II sheet
+# takes about 2,000 steps and outputs about 0.3 MB (standalone HTML, fonts included).
+MAX_STEPS = 200_000              # loop iterations + calls + range items (a macro call costs about 20 µs)
+MAX_BUILT = 20_000_000           # characters and items made by operators, filters and calls together
+MAX_VALUE = 2_000_000            # characters or items of one value made (or turned into text)
+MAX_INT_BITS = 4_096             # an integer made by ** or * (about 1,233 digits)
+MAX_OUTPUT = 8_000_000           # characters of the HTML one render writes
+MAX_TAGS = 40_000                # elements of it (WeasyPrint needs about 20 KB of memory for each)
+MAX_SECONDS = 60.0               # wall-clock backstop: a built-in sheet renders in about 20 ms
+MAX_TEMPLATE_BYTES = 1_000_000   # one template file (the built-in ones are under 20 KB)
+
+clock = time.monotonic  # replaced in tests
+
+
+class LimitExceeded(Exception):
+    """A template went past one of the limits; the renderer adds the template file and line."""
+
+
+class Budget:
+    """What one render has spent so far."""
+
+    def __init__(self) -> None:
+        self.steps = 0
+        self.built = 0
+        self.deadline = clock() + MAX_SECONDS
+
+    def step(self, n: int = 1) -> None:
+        self.steps += n
+        if self.steps > MAX_STEPS:
+            raise LimitExceeded(f"the template takes more than {MAX_STEPS:,} steps (loop iterations, calls, "
+                                f"range items) in one render")
+        if self.steps & 1023 == 0 or n > 1:
+            self.check_time()
+
+    def check_time(self) -> None:
+        if clock() > self.deadline:
+            raise LimitExceeded(f"the template takes longer than {MAX_SECONDS:g} seconds to render")
+
+    def build(self, n: int) -> None:
+        self.built += n
+        if self.built > MAX_BUILT:
+            raise LimitExceeded(f"the template makes more than {MAX_BUILT:,} characters and items in one render")
+
+
+_current: contextvars.ContextVar[Budget | None] = contextvars.ContextVar("chargen_render_budget", default=None)
+
+
+@contextlib.contextmanager
+def budget() -> Iterator[Budget]:
+    """A fresh budget for the renders inside the block."""
+    b = Budget()
+    token = _current.set(b)
+    try:
+        yield b
+    finally:
+        _current.reset(token)
+
+
+def step(n: int = 1) -> None:
+    b = _current.get()
+    if b is not None:
+        b.step(n)
+
+
+def built(value: object) -> object:
+    """``value`` (just made), once its size is counted against the budget."""
+    n = shallow_size(value)
+    if n > MAX_VALUE:
+        raise LimitExceeded(too_big(n))
+    b = _current.get()
+    if b is not None:
+        b.build(n)
+    return value
+
+
+def too_big(n: int | str) -> str:
+    amount = f"{n:,}" if isinstance(n, int) else n
+    return f"a value of {amount} characters or items is over the limit of {MAX_VALUE:,}"
+
+
+def shallow_size(value: object) -> int:
+    if isinstance(value, (str, bytes, list, tuple, dict, set, frozenset)):
+        return len(value)
+    return 1
+
+
+_CONTAINERS = (list, tuple, dict, set, frozenset)
+
+
+def weight(value: object, limit: int = MAX_VALUE) -> int:
+    """The characters and items of ``value`` counted through nested containers, as far as ``limit``:
+    what turning it into text costs. Past the limit, :class:`LimitExceeded`."""
+    if not isinstance(value, _CONTAINERS):
+        return shallow_size(value)
+    total, stack = 0, [value]
+    while stack:
+        item = stack.pop()
+        total += shallow_size(item)
+        if total > limit:
+            raise LimitExceeded(too_big(f"more than {limit:,}"))
+        if isinstance(item, Mapping):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, _CONTAINERS):
+            stack.extend(item)
+    return total
+
+
+def check_text(*values: object) -> None:
+    """Refuse values that would be too long once turned into text together."""
+    total = 0
+    for v in values:
+        total += weight(v, MAX_VALUE - total) if isinstance(v, _CONTAINERS) else shallow_size(v)
+        if total > MAX_VALUE:
+            raise LimitExceeded(too_big(total))
+
+
+# --- operators ---------------------------------------------------------------------------
+
+def binop(op: str, left: object, right: object) -> object:
+    """``left op right`` for the operators the environment intercepts (*, **, +, %)."""
+    if op == "*":
+        return built(_times(left, right))
+    if op == "**":
+        return _power(left, right)
+    if op == "+":
+        return built(_plus(left, right))
+    if op == "%":
+        if isinstance(left, str):
+            check_format(left, right)
+        return built(left % right)
+    raise AssertionError(op)
+
+
+def _times(left: object, right: object) -> object:
+    if _is_int(left) and _is_int(right):
+        if left.bit_length() + right.bit_length() > MAX_INT_BITS:
+            raise LimitExceeded(f"a product of more than {MAX_INT_BITS:,} bits is over the limit")
+        return left * right
+    for seq, n in ((left, right), (right, left)):
+        if isinstance(seq, (str, list, tuple)) and _is_int(n):
+            size = weight(seq) if isinstance(seq, (list, tuple)) else len(seq)
+            if n > 0 and size * n > MAX_VALUE:
+                raise LimitExceeded(too_big(size * n))
+    return left * right
+
+
+def _power(base: object, exponent: object) -> object:
+    if _is_int(base) and _is_int(exponent) and exponent > 0 and abs(base) > 1:
+        if (abs(base).bit_length() - 1) * exponent > MAX_INT_BITS:
+            raise LimitExceeded(f"a power of more than {MAX_INT_BITS:,} bits is over the limit")
+    return base ** exponent
+
+
+def _plus(left: object, right: object) -> object:
+    if isinstance(left, (str, list, tuple)) and isinstance(right, (str, list, tuple)):
+        check_text(left, right)
+    return left + right
+
+
+def _is_int(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+# printf-style conversions: %(name)-08.3f and the like
+_PERCENT = re.compile(r"%(?:\([^)]*\))?[#0 +\-]*(\*|\d+)?(?:\.(\*|\d+))?[hlL]?[a-zA-Z%]")
+
+
+def check_format(text: str, args: object) -> None:
+    """Refuse a ``%`` format whose widths and precisions together would make too long a text."""
+    total = len(text)
+    for m in _PERCENT.finditer(text):
+        for n in m.groups():
+            if n == "*":
+                raise LimitExceeded("a '*' width or precision in a % format is not allowed in templates")
+            if n is not None:
+                total += int(n) if len(n) < 12 else MAX_VALUE + 1
+    check_text(args)
+    if total > MAX_VALUE:
+        raise LimitExceeded(f"a % format with widths of {total:,} characters is over the limit of {MAX_VALUE:,}")
+
+
+def check_format_method(text: str, args: tuple, kwargs: dict) -> None:
+    """Refuse a ``str.format`` whose widths would make too long a text (nested fields in a spec included)."""
+    total = len(text)
+    try:
+        fields = list(string.Formatter().parse(text))
+    except ValueError:
+        return  # str.format raises its own error
+    for _, _, spec, _ in fields:
+        if spec and "{" in spec:
+            raise LimitExceeded("a nested field in a format spec ('{:{w}}') is not allowed in templates")
+        total += sum(int(n) if len(n) < 12 else MAX_VALUE + 1 for n in re.findall(r"\d+", spec or ""))
+    check_text(*args, *kwargs.values())
+    if total > MAX_VALUE:
+        raise LimitExceeded(f"a format with widths of {total:,} characters is over the limit of {MAX_VALUE:,}")
+
+
+# --- range, loops, filters and calls -----------------------------------------------------
+
+def bounded_range(*args: int) -> range:
+    """``range`` for templates: each item made costs a step."""
+    r = safe_range(*args)
+    step(len(r))
+    return r
+
+
+def bounded_loop(iterable: Iterable) -> Iterator:
+    """A for loop's iterable, each iteration costing a step (so nested loops stop)."""
+    it = iter(iterable)
+
+    def counted() -> Iterator:
+        for item in it:
+            step()
+            yield item
+    return counted()
+
+
+# Width and count parameters of the built-in filters and str methods: the size of what they make.
+_FILTER_SIZES = {"center": ("width",), "indent": ("width",), "wordwrap": ("width",),
+                 "batch": ("linecount",), "slice": ("slices",)}
+_FILTER_INSERTS = {"format", "join", "replace", "indent", "wordwrap"}
+_STR_METHOD_SIZES = {"center", "ljust", "rjust", "zfill"}
+
+
+def bounded_filter(name: str, f):
+    """A filter that costs a step, refuses sizes over the limits and counts what it makes."""
+    signature = inspect.signature(f) if name in _FILTER_SIZES or name in _FILTER_INSERTS else None
+
+    @functools.wraps(f)
+    def bounded(*args, **kwargs):
+        step()
+        check_text(*args, *kwargs.values())
+        if signature is None:
+            return built(f(*args, **kwargs))
+        given = signature.bind(*args, **kwargs).arguments
+        check_sizes(name, [given.get(p) for p in _FILTER_SIZES.get(name, ())])
+        if name == "format":
+            check_format(str(given.get("value", "")), given.get("args") or given.get("kwargs"))
+        elif name == "join":
+            check_repeats(given.get("d", ""), len(given.get("value") or ()))
+        elif name == "replace":
+            check_repeats(given.get("new", ""), len(str(given.get("s", ""))) + 1)
+        elif name in ("indent", "wordwrap"):
+            text = str(given.get("s", ""))
+            inserted = given.get("width") if name == "indent" else given.get("wrapstring")
+            check_repeats(inserted if isinstance(inserted, str) else "", len(text) + 1)
+        return built(f(*args, **kwargs))
+    return bounded
+
+
+def check_repeats(inserted: object, times: int) -> None:
+    """Refuse a filter or method that would insert ``inserted`` ``times`` times, past the limit."""
+    if isinstance(inserted, str) and len(inserted) * times > MAX_VALUE:
+        raise LimitExceeded(too_big(len(inserted) * times))
+
+
+def check_sizes(what: str, sizes: list) -> None:
+    for n in sizes:
+        if _is_int(n) and n > MAX_VALUE:
+            raise LimitExceeded(f"{what}: {n:,} is over the limit of {MAX_VALUE:,} for a width or count")
+
+
+def before_call(obj, args: tuple, kwargs: dict) -> None:
+    """What a call costs and refuses before it is made (see :meth:`BoundedEnvironment.call`)."""
+    step()
+    check_text(*args, *kwargs.values())
+    method = getattr(obj, "__name__", "")
+    owner = getattr(getattr(obj, "__wrapped__", obj), "__self__", None)  # the sandbox wraps str.format
+    if not isinstance(owner, str):
+        return
+    given = [*args, *kwargs.values()]
+    if method in _STR_METHOD_SIZES:
+        check_sizes(method, given)
+    elif method == "expandtabs":
+        check_sizes(method, [a * (owner.count("\t") + 1) for a in given if _is_int(a)])
+    elif method == "join" and given:
+        check_repeats(owner, len(given[0]) if hasattr(given[0], "__len__") else MAX_VALUE)
+    elif method == "replace" and len(given) > 1:
+        check_repeats(given[1], len(owner) + 1)
+    elif method == "format":
+        check_format_method(owner, args, kwargs)
+    elif method == "format_map" and args and isinstance(args[0], Mapping):
+        check_format_method(owner, (), dict(args[0]))
