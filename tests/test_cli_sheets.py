@@ -204,3 +204,16 @@ def test_resume_renders_the_recorded_sheet_formats_again(tmp_path):
     assert manifest["complete"] is True and manifest["batch_files"] == {"index.html": sha256(out / "index.html")}
     assert "<title>Resumed</title>" in (out / "index.html").read_text()
     assert "resumed: wrote 0 more d100 characters" in result.output
+
+
+def test_a_renamed_character_rendered_into_its_folder_replaces_its_old_sheet(tmp_path):
+    out = tmp_path / "p"
+    run("generate", "--seed", "42", "--count", "2", "--format", "json,html", "-o", out)
+    old = sorted(out.glob("0001-*.json"))[0]
+    doc = json.loads(old.read_text())
+    doc["identity"]["name"] = "Bold Brand"
+    (out / "edited.json").write_text(json.dumps(doc))
+    result = run("render", out / "edited.json", "--format", "html", "-o", out, "--force")
+    assert sorted(p.name for p in out.glob("0001-*.html")) == ["0001-bold-brand.html"]
+    assert (out / old.name).exists() and len(list(out.glob("0000-*.html"))) == 1  # data and others untouched
+    assert f"removed 1 sheet of an earlier name ({old.stem}.html)" in result.stderr

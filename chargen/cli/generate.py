@@ -147,7 +147,8 @@ def _stream(module, batch_seed: int, indices: range, fmts: tuple[str, ...], sing
 @click.option("--format", "formats", default="pdf", show_default=True, help="Comma list of: html, pdf.")
 @click.option("-o", "--output", "output", type=click.Path(path_type=Path, file_okay=False),
               help="Write each sheet, an index.html and with pdf a party.pdf into this folder (new or empty).")
-@click.option("--force", is_flag=True, help="Write into a folder that is not empty, replacing files.")
+@click.option("--force", is_flag=True, help="Write into a folder that is not empty, replacing files (and the "
+              "sheets of the same characters under an earlier name).")
 @jobs_option
 @rules_options()
 @sheet_options
@@ -190,11 +191,16 @@ def render_cmd(files: tuple[Path, ...], formats: str, output: Path | None, force
     else:
         planned, modules = saved.plan(list(files)), ()
     prepare_folder(output, force)
+    earlier = saved.earlier_names(output, planned, fmts) if force else []
     with progress_bar(len(planned), "sheets") as progress:
         result = write_sheets(saved.characters(planned), output, options, progress, modules)
+    for name in earlier:  # the sheets of the same characters under their earlier names: replaced now
+        (output / name).unlink(missing_ok=True)
     extra = " and party.pdf" if "party_pdf" in result.files else ""
+    gone = f"; removed {len(earlier)} sheet{'s' if len(earlier) != 1 else ''} of an earlier name ({', '.join(earlier[:3])}" \
+           f"{', ...' if len(earlier) > 3 else ''})" if earlier else ""
     click.echo(printable(f"chargen: rendered {len(result.sheets)} sheet{'s' if len(result.sheets) != 1 else ''}"
-                         f"{extra} to {output}"), err=True)
+                         f"{extra} to {output}{gone}"), err=True)
 
 
 def _modules(system_ids: list[str], overlays: tuple[Path, ...], rules_dirs: tuple[Path, ...]) -> tuple:

@@ -9,6 +9,7 @@ thousand files never sit in memory together.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -94,3 +95,21 @@ def check_rules(planned: list[tuple[Path, str]], modules: tuple) -> None:
     """Every planned character's sheet can be given the rules it was made with."""
     for path, _ in planned:
         _check_rules(read_character(path), path, modules)
+
+
+_SHEET_NAME = re.compile(r"(?P<index>[0-9]{4,})-[a-z0-9-]+\.(?P<suffix>[a-z]+)")
+
+
+def earlier_names(folder: Path, planned: list[tuple[Path, str]], suffixes: tuple[str, ...]) -> list[str]:
+    """Sheets in ``folder`` of the planned characters' indices under another name (a character
+    renamed by hand, rendered again into its folder): files named like chargen's sheets, with a
+    suffix of the formats rendered now, that this render does not write."""
+    written = {f"{stem}.{s}" for _, stem in planned for s in suffixes}
+    indices = {stem.split("-", 1)[0] for _, stem in planned}
+    out = []
+    for p in sorted(folder.iterdir()):
+        m = _SHEET_NAME.fullmatch(p.name)
+        if m and m["index"] in indices and m["suffix"] in suffixes and p.name not in written \
+                and p.is_file() and not p.is_symlink():
+            out.append(p.name)
+    return out
