@@ -38,3 +38,31 @@ def test_every_block_of_chargen_commands_runs_in_a_test():
         if commands and kind not in ("console", "sh"):
             synopsis = all("[" in line or "..." in line for line in commands)
             assert synopsis, f"a ```{kind} block of commands no test runs: {commands[0]}"
+
+
+def _console_blocks() -> list[list[str]]:
+    from tests.test_examples import commands, console_blocks
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    return [[cmd for cmd, _ in commands(block)] for block in console_blocks(text) if commands(block)]
+
+
+CONSOLE = _console_blocks()
+
+
+@pytest.mark.parametrize("block", CONSOLE, ids=[b[0][:50] for b in CONSOLE])
+def test_each_console_block_runs_in_order_in_one_fresh_folder(block, tmp_path, monkeypatch):
+    """The quick start as a new user types it: one command after the other, in one folder."""
+    import shlex
+
+    from click.testing import CliRunner
+
+    from chargen.cli import cli
+
+    shutil.copytree(ROOT / "examples", tmp_path / "examples")
+    monkeypatch.chdir(tmp_path)
+    for command in block:
+        argv = shlex.split(command)
+        result = CliRunner().invoke(cli, argv[1:], prog_name="chargen")
+        expected = 1 if "typos.yaml" in command else 0  # the README shows rules check finding problems
+        assert result.exit_code == expected, f"{command}: {result.output}"
