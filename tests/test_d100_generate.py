@@ -1,5 +1,6 @@
 """D100 II characters: invariants for any seed, and exact values for pinned seeds."""
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -242,3 +243,21 @@ def test_an_added_ability_cannot_take_a_combat_figures_name(write):
     assert r.stdout == (f"{overlay}:7: changes.combat.add.abilities[0].id: 'hit_points' is another figure of the "
                         "character's combat block (an ability's id must not be one of: damage_modifier, "
                         "damage_modifier_thrown, hit_points, pow_points, strike_ranks, mov)\n")
+
+
+def test_location_hit_points_are_the_datas_with_no_floor_in_code(tmp_path):
+    """A house rule that gives a tiny character's arm 0 hit points gets 0 (the code used to force 1);
+    a negative row is a rules problem."""
+    from chargen.errors import RulesError
+    from chargen.rules import load_module
+
+    zero = tmp_path / "zero.yaml"
+    zero.write_text("overlay: d100\nname: Frail arms\nchanges:\n  hit_locations:\n    set:\n"
+                    "      location_hp.arm.bands.1-3: 0\n      location_hp.arm.bands.4-6: 0\n")
+    module = load_module("d100", [zero])
+    tiny = next(d for d in (make_character(module, 9, i) for i in range(2000)) if d["combat"]["hit_points"] <= 6)
+    assert [loc["hp"] for loc in tiny["hit_locations"] if loc["id"].endswith("_arm")] == [0, 0]
+    negative = tmp_path / "neg.yaml"
+    negative.write_text(zero.read_text().replace("bands.1-3: 0", "bands.1-3: -1"))
+    with pytest.raises(RulesError, match=r"location_hp.arm.bands.1-3"):
+        load_module("d100", [negative])

@@ -100,7 +100,7 @@ def trace_combat(rules: D100Rules, chars: dict[str, int], combat: dict, trail) -
 def hit_locations(rules: D100Rules, total_hp: int) -> list[dict]:
     return [
         {"id": loc.id, "label": loc.label, "melee": list(loc.melee), "missile": list(loc.missile),
-         "hp": max(1, rules.location_hp[loc.hp_row].lookup(total_hp)), "ap": 0, "armour": []}
+         "hp": rules.location_hp[loc.hp_row].lookup(total_hp), "ap": 0, "armour": []}
         for loc in rules.locations
     ]
 

@@ -219,7 +219,7 @@ def _locations(c: Cursor):
     die = c["die"].int(1, 1000) or 20
     lhp = c["location_hp"]
     lhp["source"].source()
-    location_hp = {key: banded(rc) for key, rc in lhp.items() if key != "source"}
+    location_hp = {key: banded(rc, lo=0) for key, rc in lhp.items() if key != "source"}  # as the data says: no floor in code
     entries = c["locations"].list(1)
     check_unique(entries, "id", "hit location")
     out, melee, missile = [], [], []
