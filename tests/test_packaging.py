@@ -22,3 +22,17 @@ def test_the_templates_package_data_covers_every_template_file():
              if p.is_file() and p.name != "__init__.py" and "__pycache__" not in p.parts]
     assert "fonts/Karla-Regular.otf" in files and "fonts/OFL-Karla.txt" in files
     assert [f for f in files if not any(fnmatch.fnmatch(f, pat) for pat in patterns)] == []
+
+
+def test_the_set_up_says_how_to_run_chargen_and_keeps_pip_quiet():
+    """After 'make demo' the README's next command is 'chargen ...': both say how to get it on the PATH;
+    pip's hundreds of lines go to a log shown only when the install fails."""
+    readme = (ROOT / "README.md").read_text()
+    setup = readme[readme.index("## Set-up"):readme.index("## Quick start")]
+    assert ". .venv/bin/activate" in setup and ".venv/bin/chargen" in setup
+    makefile = (ROOT / "Makefile").read_text()
+    demo = makefile[makefile.index("demo: deps"):]
+    assert ". $(VENV)/bin/activate" in demo.split("\n\n")[0]
+    install = makefile[makefile.index("$(STAMP): pyproject.toml"):makefile.index("deps: $(STAMP)")]
+    assert "> $(VENV)/install.log 2>&1" in install and "tail -n 30 $(VENV)/install.log" in install
+    assert "python3 chargen/system_libraries.py --install" in makefile
