@@ -91,3 +91,12 @@ def test_engine_extra_is_empty_for_an_engine_without_a_sheet_module():
 def test_roster_figures(d100):
     extra = engine_extra(make_character(d100, 42, 7))
     assert extra["roster"] == [("", "Peasant"), ("HP", "14"), ("POW", "11"), ("DM", "+1D4"), ("Belt knife", "25%")]
+
+
+def test_the_small_print_of_an_own_module_names_its_folder():
+    from chargen.rules import load_module
+
+    module = load_module("mykotm", rules_dirs=[Path(__file__).parent.parent / "examples" / "house-rules" / "modules"])
+    doc = make_character(module, 3, 1)
+    html = HtmlRenderer(TemplateSet.load()).sheet(doc, True, engine_extra(doc, (module,)))
+    assert "--index 1 --rules-dir &lt;your folder of mykotm&gt;</span>" in html
