@@ -161,7 +161,9 @@ def wait_for(predicate, proc: subprocess.Popen) -> None:
 
 def test_kill_9_while_the_sheets_are_drawn_then_resume_gives_the_same_bytes(tmp_path, whole):
     out = tmp_path / "out"
-    proc = chargen(*SHEETS, "-o", out, start_new_session=True)
+    scratch = tmp_path / "tmp"  # a killed run's own temporary folders stay behind: not in the real one
+    scratch.mkdir()
+    proc = chargen(*SHEETS, "-o", out, start_new_session=True, env={"TMPDIR": str(scratch)})
     try:
         wait_for(lambda: out.is_dir() and any(p.suffix == ".pdf" for p in out.iterdir()), proc)
     finally:
