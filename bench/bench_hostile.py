@@ -56,7 +56,126 @@ def cases(tmp: Path) -> dict:
         "sheet: 100,000 HP, 9 tracks (PDF)": _huge_sheet(),
         "--party-name of 131,000 characters": _party_name("x" * 131_000),
         "--party-name with an emoji": _party_name("The \U0001F409 band"),
+        **output_cases(tmp),
     }
+
+
+def output_cases(tmp: Path) -> dict:
+    """What is planted in an output folder, a hostile manifest, a batch to stdout (item by item of issue 15)."""
+    return {
+        "link at .tmp-party.pdf.part (2 sheets)": _planted(tmp / "link", "pdf", os.symlink),
+        "named pipe at every temporary name": _planted(tmp / "fifo", "json", lambda _, p: os.mkfifo(p)),
+        "manifest with first_index 10**9": _manifest(tmp / "range", first_index=10**9),
+        "--resume: 9 files changed or linked": _tampered(tmp / "tampered"),
+        "--jobs 256 for one character (PDF)": _many_jobs(tmp / "jobs"),
+        "stdout: 20,000 JSON characters": _stdout(tmp / "stdout.json", "json", 20_000),
+        "stdout: 1,000 YAML characters": _stdout(tmp / "stdout.yaml", "yaml", 1_000),
+    }
+
+
+def _victim(folder: Path) -> Path:
+    folder.mkdir(exist_ok=True)
+    victim = folder / "victim"
+    victim.write_text("secret")
+    victim.chmod(0o600)
+    return victim
+
+
+def _planted(folder: Path, fmt: str, plant):
+    from chargen.batch import write_batch
+    from chargen.output import character_stem
+    from chargen.render.bundle import SheetOptions
+
+    module = load_builtin("d100")
+    victim = _victim(folder)
+
+    def run() -> str:
+        out = folder / "out"
+        if out.exists():
+            for p in out.iterdir():
+                p.unlink()
+        out.mkdir(exist_ok=True)
+        names = [f"{character_stem(i, n)}.{fmt}" for i, n in ((0, "isgerd-frostbeard"), (1, "ulla-millbrook"))]
+        for name in names + ["party.pdf", "index.html", "manifest.json"]:
+            plant(victim, out / f".tmp-{name}.part")
+        write_batch(module, 42, range(2), out, (fmt,), jobs=2, sheets=SheetOptions(formats=(fmt,), jobs=2))
+        intact = victim.read_text() == "secret" and victim.stat().st_mode & 0o777 == 0o600
+        return "written; victim untouched" if intact else "VICTIM WRITTEN"
+    return run
+
+
+def _manifest(folder: Path, **changes):
+    from chargen.batch import write_batch
+    from chargen.manifest import plan_resume
+
+    folder.mkdir()
+    write_batch(load_builtin("d100"), 3, range(2), folder, ("json",))
+    path = folder / "manifest.json"
+    path.write_text(path.read_text().replace('"first_index": 0', f'"first_index": {changes["first_index"]}'))
+    return lambda: plan_resume(folder)
+
+
+def _tampered(folder: Path):
+    from chargen.batch import write_batch
+
+    module = load_builtin("d100")
+    folder.mkdir()
+    victim = _victim(folder.parent / "tampered-victim")
+
+    def run() -> str:
+        (folder / "out").mkdir(exist_ok=True)
+        write_batch(module, 11, range(9), folder / "out", ("json",))
+        for n, p in enumerate(sorted((folder / "out").glob("0*.json"))):
+            p.unlink()
+            p.symlink_to(victim) if n % 2 else p.write_text("{}")
+        result = write_batch(module, 11, range(9), folder / "out", ("json",), resume=True)
+        return f"redone {result.redone}"
+    return run
+
+
+def _many_jobs(folder: Path):
+    from chargen.batch import write_batch
+    from chargen.render import bundle
+
+    module = load_builtin("d100")
+    folder.mkdir()
+
+    def run() -> str:
+        started = []
+        real = bundle._pool
+        before = set(Path(tempfile.gettempdir()).glob("chargen-sheets-*"))
+
+        def pool(*args):
+            started.append(args[3])
+            return real(*args)
+
+        bundle._pool = pool
+        try:
+            out = Path(tempfile.mkdtemp(dir=folder))
+            write_batch(module, 1, range(1), out, ("pdf",), sheets=bundle.SheetOptions(jobs=256))
+        finally:
+            bundle._pool = real
+        left = set(Path(tempfile.gettempdir()).glob("chargen-sheets-*")) - before
+        return f"{started[0]} worker started; {len(left)} temporary folders left"
+    return run
+
+
+def _stdout(target: Path, fmt: str, count: int):
+    import sys
+
+    from chargen.cli.generate import _stream
+
+    module = load_builtin("d100")
+
+    def run() -> str:
+        real = sys.stdout
+        with target.open("w", encoding="utf-8") as sys.stdout:
+            try:
+                _stream(module, 42, range(count), (fmt,), single=False, options=None)
+            finally:
+                sys.stdout = real
+        return f"streamed {target.stat().st_size / 1e6:.1f} MB"
+    return run
 
 
 def _template(folder: Path, body: str):
@@ -109,8 +228,8 @@ def main() -> None:
 
 def _outcome(fn) -> str:
     try:
-        fn()
-        return "loaded"
+        said = fn()
+        return said if isinstance(said, str) else "loaded"
     except ChargenError as e:
         return str(e)[:70]
 

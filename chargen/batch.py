@@ -34,7 +34,8 @@ from chargen.formats import Format, WriterFormat, batch_files, resolve
 from chargen.generate import SCHEMA_VERSION, make_character
 from chargen.manifest import ResumeState, resume_state
 from chargen.output import (
-    MANIFEST_SCHEMA, atomic_write, character_stem, ignore_interrupts, inside, remove_stale_temporaries, write_manifest,
+    MANIFEST_SCHEMA, atomic_write, character_stem, ignore_interrupts, inside, lock_folder, remove_stale_temporaries,
+    write_manifest,
 )
 from chargen.rules import RulesModule
 from chargen.seeds import SEED_DERIVATION
@@ -63,6 +64,7 @@ class BatchResult:
     drawn: int = 0  # sheet files drawn by this run
     batch_files: dict | None = None  # party.pdf, index.html: their sha256 once written (None: none asked)
     already_complete: bool = False  # a resume that found nothing to do
+    redone: dict[str, int] = field(default_factory=dict)  # recorded files made again on a resume, by reason
 
 
 def data_writers() -> dict[str, Writer]:
@@ -143,13 +145,21 @@ def write_batch(module: RulesModule, batch_seed: int, indices: range, folder: Pa
     the sheet formats' paper, templates, workers and party name. Without sheet
     formats, ``jobs > 1`` and at least ``PARALLEL_MIN`` characters to write,
     worker processes generate and write chunks of characters; the files and the
-    manifest are the same bytes as with one process.
+    manifest are the same bytes as with one process. The folder is locked for the
+    call (:func:`chargen.output.lock_folder`): a second batch into it fails at once.
     """
     job = _Job(module, batch_seed, folder, _formats(formats, writers))
     options = _sheet_options(job, sheets)
-    ident = identity(module, batch_seed, indices, job.formats, options)
+    with lock_folder(folder):
+        return _run(job, indices, options, progress, resume, jobs)
+
+
+def _run(job: _Job, indices: range, options: SheetOptions | None, progress, resume: bool, jobs: int) -> BatchResult:
+    folder = job.folder
+    ident = identity(job.module, job.batch_seed, indices, job.formats, options)
     result = BatchResult(folder, batch_files={} if batch_files(job.formats) else None)
     state = resume_state(folder, ident, indices, job.formats) if resume else ResumeState()
+    result.redone = state.redone
     record = _Record(ident, result, dict(state.done))
     if state.complete:
         result.written, result.batch_files = [state.done[k] for k in sorted(state.done)], state.batch_files
@@ -276,7 +286,7 @@ def _draw_batch(job: _Job, indices: range, state: ResumeState, record: _Record, 
             kept[i] = digests, new
             yield task
 
-    with SheetStage(job.folder, options, job.sheets, (job.module,)) as stage:
+    with SheetStage(job.folder, options, job.sheets, (job.module,), work=len(indices)) as stage:
         for task, drawn in stage.draw(tasks()):
             index = task.doc["seed"]["index"]
             digests, new = kept.pop(index)
@@ -296,8 +306,9 @@ def _draw_batch(job: _Job, indices: range, state: ResumeState, record: _Record, 
 def _prepare(job: _Job, index: int, state: ResumeState):
     """Make character ``index``; write its data files unless it is done; the sheet task for it.
 
-    A character listed with a file gone keeps the sheets still there (with
-    their recorded sha256); its data files are written again (they cost little).
+    A character listed with a file to make again keeps the sheets still there as
+    recorded (:func:`chargen.manifest.resume_state` checked their sha256); its
+    data files are written again (they cost little).
     Returns the task, the sha256 of the files written or kept, and whether the
     character counts as new (not listed, or a data file gone)."""
     from chargen.render.bundle import SheetTask
@@ -309,7 +320,7 @@ def _prepare(job: _Job, index: int, state: ResumeState):
         return SheetTask(stem, doc, files, ()), dict(state.done[index]["sha256"]), False
     old = state.partial.get(index)
     present = {} if old is None else {n: old["sha256"][n] for n, name in files.items()
-                                      if old["files"].get(n) == name and (job.folder / name).is_file()}
+                                      if old["files"].get(n) == name}
     new = old is None or any(f.name not in present for f in job.data)
     digests = {**present, **_write_files(job, doc, files, job.data)}
     return SheetTask(stem, doc, files, tuple(f.name for f in job.sheets if f.name not in present)), digests, new

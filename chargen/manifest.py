@@ -3,27 +3,41 @@
 Only :mod:`chargen.batch` writes ``manifest.json``; this module reads it
 (:func:`chargen.output.read_manifest` checks its shape), checks that it is the
 batch being resumed, and says which characters are complete (listed, every file
-present), which are listed with a file gone, and whether nothing is left to do.
+there as written), which are listed with a file to make again, and whether
+nothing is left to do. A recorded file counts only if it is a regular file in
+the folder (not a link, a pipe or a folder) whose SHA-256 is the one recorded;
+any other is made again, and :attr:`ResumeState.redone` says how many and why.
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
+import re
+import stat
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from chargen.errors import OutputError
-from chargen.formats import Format, batch_files
+from chargen.formats import INDEX_HTML, PARTY_PDF, Format, batch_files
 from chargen.output import inside, read_manifest, remove_stale_temporaries
 
 
 @dataclass(frozen=True)
 class ResumeState:
-    """What an interrupted batch completed: entries by index, complete or with a file gone."""
+    """What an interrupted batch completed: entries by index, complete or with a file to make again
+    (``partial``: the entry with only the files that are there as recorded)."""
 
     done: dict[int, dict] = field(default_factory=dict)
     partial: dict[int, dict] = field(default_factory=dict)
-    complete: bool = False  # the manifest says so and every file it lists is there
+    complete: bool = False  # the manifest says so and every file it lists is there as recorded
     batch_files: dict | None = None
+    redone: dict[str, int] = field(default_factory=dict)  # recorded files not there as written, by reason
+
+
+MISSING, NOT_REGULAR, CHANGED = "missing", "not a regular file", "changed since written"
+_SHA256 = re.compile(r"[0-9a-f]{64}")
 
 
 def resume_state(folder: Path, ident: dict, indices: range, formats: tuple[Format, ...]) -> ResumeState:
@@ -34,18 +48,60 @@ def resume_state(folder: Path, ident: dict, indices: range, formats: tuple[Forma
         raise OutputError(f"cannot resume: '{folder}' holds a different batch ({'; '.join(diffs)}); "
                           "give the options and --rules files it was made with")
     names = [f.name for f in formats]
-    done, partial = {}, {}
+    done, partial, redone = {}, {}, Counter()
     for n, entry in enumerate(old["characters"]):
         _check_entry(entry, n, indices, formats, folder)
-        whole = all((folder / name).is_file() for name in entry["files"].values())
-        (done if whole else partial)[entry["index"]] = entry
+        if entry["index"] in done or entry["index"] in partial:
+            raise OutputError(f"{folder / 'manifest.json'}: characters[{n}].index: {entry['index']} is listed twice")
+        bad = {f: why for f, name in entry["files"].items() if (why := check_file(folder, name, entry["sha256"][f]))}
+        redone.update(bad.values())
+        if not bad:
+            done[entry["index"]] = entry
+        else:
+            partial[entry["index"]] = {**entry, "files": {f: v for f, v in entry["files"].items() if f not in bad},
+                                       "sha256": {f: v for f, v in entry["sha256"].items() if f not in bad}}
     wanted = batch_files(formats)
-    recorded = old.get("batch_files") if isinstance(old.get("batch_files"), dict) else {}
+    recorded = _batch_files(old, folder)
+    bad_batch = [why for name, digest in recorded.items() if (why := check_file(folder, name, digest))]
     complete = (old["complete"] and len(done) == len(indices) and list(recorded) == list(wanted)
-                and all((folder / name).is_file() for name in wanted) and names == old["formats"])
+                and not bad_batch and names == old["formats"])
     if not complete:
+        redone.update(bad_batch)
         remove_stale_temporaries(folder)
-    return ResumeState(done, partial, complete, dict(recorded) if wanted else None)
+    return ResumeState(done, partial, complete, dict(recorded) if wanted else None, dict(redone))
+
+
+def _batch_files(old: dict, folder: Path) -> dict:
+    recorded = old.get("batch_files", {})
+    for name, digest in recorded.items():
+        if name not in (PARTY_PDF, INDEX_HTML) or not isinstance(digest, str) or not _SHA256.fullmatch(digest):
+            raise OutputError(f"{folder / 'manifest.json'}: batch_files: {str(name)[:60]!r}: "
+                              "expected party.pdf or index.html with its SHA-256 (64 hex digits)")
+    return recorded
+
+
+def check_file(folder: Path, name: str, digest: str) -> str | None:
+    """Why ``folder/name`` is not the file recorded with SHA-256 ``digest`` (None: it is).
+
+    The name is a plain name (checked with the manifest); the file must be a
+    regular file, not a symbolic link to one, and is read without following a
+    link or blocking on a pipe."""
+    path = inside(folder, name)
+    try:
+        if not stat.S_ISREG(os.lstat(path).st_mode):  # a link, pipe, device or folder: never opened
+            return NOT_REGULAR
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        return MISSING
+    except OSError:  # a link (ELOOP), or nothing this run may read
+        return NOT_REGULAR
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return NOT_REGULAR
+        h = hashlib.sha256()
+        while chunk := f.read(1 << 20):
+            h.update(chunk)
+    return None if h.hexdigest() == digest else CHANGED
 
 
 def _check_entry(entry: object, n: int, indices: range, formats: tuple[Format, ...], folder: Path) -> None:
@@ -64,6 +120,9 @@ def _check_entry(entry: object, n: int, indices: range, formats: tuple[Format, .
         if not isinstance(name, str) or not name.startswith(f"{i:04d}-") or not name.endswith(fmt.suffix):
             raise OutputError(f"{where}.files.{fmt.name}: {str(name)[:60]!r} is not this character's file name")
         inside(folder, name)
+        digest = entry["sha256"][fmt.name]
+        if not isinstance(digest, str) or not _SHA256.fullmatch(digest):
+            raise OutputError(f"{where}.sha256.{fmt.name}: expected a SHA-256 (64 hex digits)")
 
 
 def _differences(old: dict, ident: dict) -> list[str]:

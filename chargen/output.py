@@ -10,13 +10,16 @@ it points to. The manifest lists what is complete, one character a line; only
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import unicodedata
+from collections.abc import Iterator
 from pathlib import Path
 
 from chargen.errors import OutputError
+from chargen.seeds import MAX_COUNT, MAX_INDEX, MAX_SEED
 
 MANIFEST = "manifest.json"
 MANIFEST_SCHEMA = "chargen-batch/1"
@@ -69,21 +72,44 @@ def inside(folder: Path, name: str) -> Path:
     return folder / name
 
 
+def temporary(path: Path) -> Path:
+    """The temporary name ``path`` is written under: ``.tmp-<name>.part`` beside it."""
+    return path.with_name(f"{TEMP_PREFIX}{path.name}{TEMP_SUFFIX}")
+
+
+def create_new(path: Path) -> int:
+    """A descriptor of a new, empty regular file at ``path``, for writing; whatever was at that
+    name (a file, a symbolic link, a named pipe) is removed first, never followed or opened.
+
+    ``O_CREAT | O_EXCL`` makes the file here or fails, so a link or pipe planted between
+    the removal and the open is an error, not a file written through or a run blocked
+    forever; ``O_NOFOLLOW`` says the same for a link at the last component. The mode is
+    the one the file is created with (0666 less the umask), on the descriptor: nothing is
+    changed through the path afterwards.
+    """
+    try:
+        if os.path.lexists(path) and not (path.is_dir() and not path.is_symlink()):
+            os.unlink(path)
+        return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | _CLOEXEC, 0o666)
+    except OSError as e:
+        raise OutputError(f"cannot write in '{path.parent}': {e.strerror or e}") from None
+
+
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+
+
 def atomic_write(path: Path, data: str | bytes) -> None:
     """Write ``data`` to ``path`` through ``.tmp-<name>.part`` beside it, renamed into place.
 
     The temporary name is fixed (not ``mkstemp``, which costs several times the
-    write itself here): each output file has one writer, and a temporary left by
-    a killed run is overwritten, or removed by ``--resume``. ``O_NOFOLLOW``
-    refuses a symlink planted at the temporary name; the file gets the usual
-    mode (0666 less the umask).
+    write itself here): each output file has one writer (the folder is locked for
+    the run, :func:`lock_folder`), and what is at the temporary name is removed
+    and the file created anew (:func:`create_new`). Renaming replaces a link at
+    ``path`` itself, never the file it points to.
     """
     raw = data.encode("utf-8") if isinstance(data, str) else data
-    tmp = path.with_name(f"{TEMP_PREFIX}{path.name}{TEMP_SUFFIX}")
-    try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o666)
-    except OSError as e:
-        raise OutputError(f"cannot write in '{path.parent}': {e.strerror or e}") from None
+    tmp = temporary(path)
+    fd = create_new(tmp)
     try:
         try:
             view = memoryview(raw)
@@ -100,6 +126,39 @@ def atomic_write(path: Path, data: str | bytes) -> None:
         if isinstance(e, OSError):
             raise OutputError(f"cannot write '{path}': {e.strerror or e}") from None
         raise
+
+
+class FolderLocked(OutputError):
+    """Another run holds the output folder."""
+
+
+@contextlib.contextmanager
+def lock_folder(folder: Path) -> Iterator[None]:
+    """Hold an exclusive lock on ``folder`` for the block; another run's lock is an error at once.
+
+    The lock is ``flock`` on the folder's own descriptor, so it leaves no file
+    behind (the folder holds only the batch) and is released by the kernel when
+    the process ends, however it ends (kill -9 included). Where ``fcntl`` is
+    missing (Windows), there is no lock.
+    """
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not on POSIX
+        yield
+        return
+    try:
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | _CLOEXEC)
+    except OSError as e:
+        raise OutputError(f"output folder '{folder}': {e.strerror or e}") from None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise FolderLocked(f"output folder '{folder}' is in use by another chargen run "
+                               "(wait for it to finish, or write elsewhere)") from None
+        yield
+    finally:
+        os.close(fd)
 
 
 def manifest_text(manifest: dict) -> str:
@@ -128,6 +187,11 @@ def ignore_interrupts() -> None:
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _number(n: int) -> str:
+    text = f"{n:,}" if n.bit_length() <= 256 else f"an integer of {n.bit_length():,} bits"
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 _MANIFEST_FIELDS = {
@@ -168,6 +232,9 @@ def read_manifest(folder: Path) -> dict:
     for key, kind in _OPTIONAL_FIELDS.items():
         if key in m and type(m[key]) is not kind:
             raise OutputError(f"{path}: {key}: expected {kind.__name__}")
-    if not (0 <= m["seed"] < 2**64 and 0 <= m["first_index"] <= 10**9 and 1 <= m["count"] <= 10**6):
-        raise OutputError(f"{path}: seed, first_index or count out of range")
+    for key, low, high in (("seed", 0, MAX_SEED), ("first_index", 0, MAX_INDEX), ("count", 1, MAX_COUNT)):
+        if not low <= m[key] <= high:  # what generate itself accepts (--seed, --index, --count)
+            raise OutputError(f"{path}: {key}: {_number(m[key])} is out of range (expected {low:,} to {high:,})")
+    if len(m["characters"]) > m["count"]:
+        raise OutputError(f"{path}: characters: {len(m['characters']):,} listed, more than count ({m['count']:,})")
     return m

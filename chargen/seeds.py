@@ -22,6 +22,8 @@ import secrets
 from chargen.dice import Rng, new_rng, roll_die
 
 MAX_SEED = 2**64 - 1
+MAX_INDEX = 1_000_000  # the first index a batch may start at (--index)
+MAX_COUNT = 100_000    # characters in one batch (--count)
 SEED_DERIVATION = "sha256(b'chargen/1:<batch>:<index>')[:8], big-endian"
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import copy
 import json
 import math
+from collections.abc import Iterable, Iterator
+from typing import TextIO
 from importlib import resources
 
 import yaml
@@ -72,18 +74,40 @@ def to_json(doc: dict) -> str:
     return "".join(out)
 
 
-def to_json_stream(docs: list[dict]) -> str:
+def to_json_stream(docs: Iterable[dict]) -> str:
     """Several documents as one JSON array."""
-    return "[\n" + ",\n".join(to_json(d).rstrip("\n") for d in docs) + "\n]\n"
+    return "".join(json_pieces(docs))
+
+
+def json_pieces(docs: Iterable[dict]) -> Iterator[str]:
+    """:func:`to_json_stream`'s text, one document's piece at a time (nothing held but the one)."""
+    sep = "[\n"
+    for d in docs:
+        yield sep + to_json(d).rstrip("\n")
+        sep = ",\n"
+    yield "[\n\n]\n" if sep == "[\n" else "\n]\n"
 
 
 def to_yaml(doc: object) -> str:
     return yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, default_flow_style=False, width=100)
 
 
-def to_yaml_stream(docs: list[dict]) -> str:
-    return yaml.safe_dump_all(docs, sort_keys=False, allow_unicode=True, default_flow_style=False,
+def to_yaml_stream(docs: Iterable[dict], out: TextIO | None = None) -> str | None:
+    """Several documents as YAML, each after ``---``; into ``out`` as each is made, when given
+    (PyYAML's emitter writes a document to the stream as it goes: nothing else is held)."""
+    return yaml.safe_dump_all(docs, out, sort_keys=False, allow_unicode=True, default_flow_style=False,
                               width=100, explicit_start=True)
+
+
+def write_stream(fmt: str, docs: Iterable[dict], out: TextIO) -> None:
+    """Several documents in ``fmt`` (json: one array; yaml: ``---`` documents) into ``out``, each
+    written as it is made, so memory does not grow with the count: the bytes of
+    :func:`to_json_stream` or :func:`to_yaml_stream`."""
+    if fmt == "json":
+        for piece in json_pieces(docs):
+            out.write(piece)
+    else:
+        to_yaml_stream(docs, out)
 
 
 DUMPERS = {"json": to_json, "yaml": to_yaml}

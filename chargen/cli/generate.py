@@ -14,6 +14,7 @@ from chargen.cli.options import (
 )
 from chargen.errors import printable
 from chargen.formats import names
+from chargen.seeds import MAX_COUNT, MAX_INDEX
 
 FORMAT_NAMES = names()
 SHEET_FORMATS = names(sheet=True)
@@ -22,9 +23,9 @@ SHEET_FORMATS = names(sheet=True)
 @cli.command("generate")
 @system_option
 @seed_option
-@click.option("--count", "-n", type=Integer(1, 100_000), default=1, show_default=True,
+@click.option("--count", "-n", type=Integer(1, MAX_COUNT), default=1, show_default=True,
               help="How many characters.")
-@click.option("--index", "start", type=Integer(0, 10**6), default=None,
+@click.option("--index", "start", type=Integer(0, MAX_INDEX), default=None,
               help="First character index (default 0): --index 7 alone is character 7 of the batch.")
 @click.option("--format", "formats", default="json", show_default=True,
               help=f"Comma list of: {', '.join(FORMAT_NAMES)}.")
@@ -118,6 +119,10 @@ def _resume(ctx: click.Context, output: Path, overlays: tuple[Path, ...], rules_
     if result.already_complete:
         click.echo(f"chargen: the batch in {output} is already complete ({plan['count']} characters)", err=True)
         return
+    if result.redone:
+        n = sum(result.redone.values())
+        why = ", ".join(f"{k} {reason}" for reason, k in result.redone.items())
+        click.echo(f"chargen: resume: made {n} recorded file{'s' if n != 1 else ''} again ({why})", err=True)
     sheets = f" and {result.drawn} sheet{'s' if result.drawn != 1 else ''}" if result.drawn else ""
     click.echo(f"chargen: resumed: wrote {result.new} more {module.id} character{'s' if result.new != 1 else ''}"
                f"{sheets} (seed {plan['seed']}) to {output}; {len(result.written)} of {len(indices)} complete",
@@ -126,7 +131,7 @@ def _resume(ctx: click.Context, output: Path, overlays: tuple[Path, ...], rules_
 
 def _stream(module, batch_seed: int, indices: range, fmts: tuple[str, ...], single: bool, options) -> None:
     from chargen.generate import characters, make_character
-    from chargen.serialize import to_json, to_json_stream, to_yaml, to_yaml_stream
+    from chargen.serialize import to_json, to_yaml, write_stream
 
     if len(fmts) != 1:
         raise click.UsageError("without -o, give exactly one --format (json, yaml, html or pdf)")
@@ -135,11 +140,11 @@ def _stream(module, batch_seed: int, indices: range, fmts: tuple[str, ...], sing
             raise click.UsageError(f"without -o, {fmts[0]} is written for one character only (use -o DIR for a batch)")
         _sheet_to_stdout(make_character(module, batch_seed, indices[0]), fmts[0], options, (module,))
         return
-    docs = list(characters(module, batch_seed, indices))
-    if fmts[0] == "json":
-        sys.stdout.write(to_json(docs[0]) if single else to_json_stream(docs))
-    else:
-        sys.stdout.write(to_yaml(docs[0]) if single else to_yaml_stream(docs))
+    docs = characters(module, batch_seed, indices)
+    if single:
+        sys.stdout.write((to_json if fmts[0] == "json" else to_yaml)(next(iter(docs))))
+        return
+    write_stream(fmts[0], docs, sys.stdout)  # each document as it is made: memory stays flat
 
 
 @cli.command("render")
@@ -193,7 +198,7 @@ def render_cmd(files: tuple[Path, ...], formats: str, output: Path | None, force
     prepare_folder(output, force)
     earlier = saved.earlier_names(output, planned, fmts) if force else []
     with progress_bar(len(planned), "sheets") as progress:
-        result = write_sheets(saved.characters(planned), output, options, progress, modules)
+        result = write_sheets(saved.characters(planned), output, options, progress, modules, count=len(planned))
     for name in earlier:  # the sheets of the same characters under their earlier names: replaced now
         (output / name).unlink(missing_ok=True)
     extra = " and party.pdf" if "party_pdf" in result.files else ""

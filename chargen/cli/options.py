@@ -10,6 +10,8 @@ from pathlib import Path
 
 import click
 
+from chargen.seeds import MAX_SEED
+
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
@@ -44,7 +46,7 @@ def bundle(*options):
 
 
 def seed_option(f):
-    return click.option("--seed", type=Integer(0, 2**64 - 1),
+    return click.option("--seed", type=Integer(0, MAX_SEED),
                         help="Batch seed (0 to 2^64-1). Without it a seed is drawn and reported.")(f)
 
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from chargen.formats import FORMATS, INDEX_HTML, PARTY_PDF, Format, batch_files, names
-from chargen.output import atomic_write, inside
+from chargen.output import atomic_write, create_new, inside, lock_folder, temporary
 
 SHEET_FORMATS = names(sheet=True)
 RECYCLE = 100
@@ -139,9 +139,13 @@ _WORKER_FORMATS: dict[str, Format] = {}
 _INIT_ERROR: Exception | None = None  # raised by the worker's first task (a failing initializer would respawn forever)
 
 
-def _init(options: SheetOptions, formats: tuple[Format, ...], modules: tuple, engine_modules: list) -> None:
+def _init(options: SheetOptions, formats: tuple[Format, ...], modules: tuple, engine_modules: list,
+          scratch: str) -> None:
     global _WORKER, _WORKER_FORMATS, _INIT_ERROR
     try:
+        import tempfile
+
+        tempfile.tempdir = scratch  # WeasyPrint's font folders: removed with the stage, however the worker ends
         from chargen.engines import import_modules
         from chargen.output import ignore_interrupts
 
@@ -181,13 +185,13 @@ def _cover(party: dict):
 
 # --- the main side ---------------------------------------------------------
 
-def _pool(options: SheetOptions, formats: tuple[Format, ...], modules: tuple):
+def _pool(options: SheetOptions, formats: tuple[Format, ...], modules: tuple, workers: int, scratch: str):
     context = multiprocessing.get_context("forkserver")
     pdf = PARTY_PDF in batch_files(formats)
     context.set_forkserver_preload(["chargen.render.bundle"] + (["chargen.render.pdf"] if pdf else []))
     from chargen.engines import external_modules
 
-    return context.Pool(options.workers, _init, (options, formats, modules, external_modules()),
+    return context.Pool(workers, _init, (options, formats, modules, external_modules(), scratch),
                         maxtasksperchild=RECYCLE)
 
 
@@ -220,23 +224,31 @@ class SheetStage:
     ``formats`` are the sheet formats; ``modules`` the rules modules the characters
     were made with, when the caller has them (a sheet that shows odds needs the
     character's own rules; without them, only built-in modules without house rules can be shown).
+    ``work`` is how many characters there are, when known: never more workers than that.
+    Workers keep their temporary files (WeasyPrint's font folders) in one folder of the
+    stage's, removed when the stage ends: a worker that is replaced or stopped cleans nothing.
     """
 
-    def __init__(self, folder: Path, options: SheetOptions, formats: tuple[Format, ...], modules: tuple = ()):
+    def __init__(self, folder: Path, options: SheetOptions, formats: tuple[Format, ...], modules: tuple = (),
+                 work: int | None = None):
         self.folder, self.options, self.formats, self.modules = folder, options, formats, tuple(modules)
         self.batch_files = batch_files(formats)
         self.sheets: list[SheetSummary] = []
         self.pool = None
         self.party: PartyPdf | None = None
+        self.workers = max(1, min(options.workers, work)) if work is not None else options.workers
+        self.scratch: str | None = None
 
     def __enter__(self) -> SheetStage:
+        import tempfile
+
         if PARTY_PDF in self.batch_files:
             self.party = PartyPdf(self.folder, self.options)
         try:
-            self.pool = _pool(self.options, self.formats, self.modules)
+            self.scratch = tempfile.mkdtemp(prefix="chargen-sheets-")
+            self.pool = _pool(self.options, self.formats, self.modules, self.workers, self.scratch)
         except BaseException:
-            if self.party:
-                self.party.discard()
+            self._cleanup()
             raise
         return self
 
@@ -245,13 +257,20 @@ class SheetStage:
             self.pool.close()
         else:
             self.pool.terminate()
+        self.pool.join()
+        self._cleanup()
+
+    def _cleanup(self) -> None:
+        import shutil
+
         if self.party:
             self.party.discard()
-        self.pool.join()
+        if self.scratch:
+            shutil.rmtree(self.scratch, ignore_errors=True)
 
     def draw(self, tasks: Iterable[SheetTask]) -> Iterator[tuple[SheetTask, Drawn]]:
         """Draw ``tasks`` (in order), appending each sheet to party.pdf as it completes."""
-        for task, drawn in _in_order(self.pool, self.folder, tasks, 2 * self.options.workers + 2):
+        for task, drawn in _in_order(self.pool, self.folder, tasks, 2 * self.workers + 2):
             pages = self.party.add(self.folder / task.files["pdf"], task.doc["identity"]["name"]) if self.party else 0
             doc = task.doc
             self.sheets.append(SheetSummary(task.stem, doc["seed"]["index"], doc["identity"]["name"],
@@ -270,9 +289,11 @@ class SheetStage:
 
 
 def write_sheets(characters: Iterable[tuple[str, dict, dict]], folder: Path, options: SheetOptions,
-                 progress: Callable[[int], None] | None = None, modules: tuple = ()) -> BundleResult:
+                 progress: Callable[[int], None] | None = None, modules: tuple = (),
+                 count: int | None = None) -> BundleResult:
     """Render ``(stem, document, files written)`` into ``folder``, then party.pdf and index.html
-    (``chargen render``: saved characters, no manifest)."""
+    (``chargen render``: saved characters, no manifest; ``count``: how many, when known). The
+    folder is locked for the call (:func:`chargen.output.lock_folder`)."""
     formats = tuple(FORMATS[f] for f in options.formats if f in SHEET_FORMATS)
     result = BundleResult()
     if not formats:
@@ -283,7 +304,7 @@ def write_sheets(characters: Iterable[tuple[str, dict, dict]], folder: Path, opt
             yield SheetTask(stem, doc, {**files, **{f.name: f.file_name(stem) for f in formats}},
                             tuple(f.name for f in formats))
 
-    with SheetStage(folder, options, formats, modules) as stage:
+    with lock_folder(folder), SheetStage(folder, options, formats, modules, count) as stage:
         for _ in stage.draw(tasks()):
             if progress:
                 progress(1)
@@ -326,8 +347,8 @@ class PartyPdf:
 
         self.folder, self.options = folder, options
         self.target = inside(folder, PARTY_PDF)
-        self.tmp = folder / f".tmp-{PARTY_PDF}.part"
-        self.file = open(self.tmp, "wb")  # noqa: SIM115 - closed by finish() or discard()
+        self.tmp = temporary(self.target)
+        self.file = os.fdopen(create_new(self.tmp), "wb")  # closed by finish() or discard()
         self.writer = PdfConcatenator(self.file, options.title)
 
     def add(self, path: Path, name: str) -> int:
@@ -349,7 +370,6 @@ class PartyPdf:
             self.writer.add(cover.get().pdf, self.options.title if k == 0 else None, front=True)
         self.writer.close()
         self.file.close()
-        os.chmod(self.tmp, 0o644)
         os.replace(self.tmp, self.target)
         return self.writer.digest.hexdigest()
 

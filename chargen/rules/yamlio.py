@@ -93,7 +93,9 @@ def read_bytes(path: Path, name: str, max_bytes: int, error: type = RulesError) 
         if size > max_bytes:
             raise fail(f"{name}: file is {size} bytes (at most {max_bytes})")
         with os.fdopen(os.dup(fd), "rb") as f:
-            raw = f.read(max_bytes + 1)
+            raw = f.read(size + 1)  # not max_bytes + 1: read() sets aside that much at once
+            if len(raw) > size:  # grown since fstat
+                raw += f.read(max_bytes + 1 - len(raw))
     except OSError as e:
         raise fail(f"{name}: cannot read ({e.strerror or e})") from None
     finally:
