@@ -196,3 +196,19 @@ def test_a_remote_reference_in_browser_css_is_refused(tdir, doc):
     (tdir / "browser.css").write_text('@import "https://example.com/x.css";')
     with pytest.raises(RenderError, match=r"the stylesheet of standalone HTML may reference nothing outside itself"):
         HtmlRenderer(TemplateSet.load(tdir)).sheet(doc, standalone=True)
+
+
+def test_a_file_url_with_a_host_is_refused_without_a_lookup(tdir, doc, monkeypatch):
+    import socket
+
+    def no_lookup(*args, **kwargs):
+        raise AssertionError(f"a DNS look-up was attempted: {args[:1]}")
+
+    monkeypatch.setattr(socket, "getaddrinfo", no_lookup)
+    monkeypatch.setattr(socket, "gethostbyname", no_lookup)
+    (tdir / "crest.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"/>')
+    inside = (tdir / "crest.svg").resolve()  # a file the sheet may use, named with a host the name leaks into
+    edit(tdir, "d100.html.j2", "<h2>Notes</h2>",
+         f'<h2>Notes</h2><img src="file://{{{{ c.identity.name | replace(\' \', \'\') }}}}.example{inside}">')
+    with pytest.raises(RenderError, match=r"refusing to fetch 'file://UlfHayward.example/"):
+        pdf(tdir, doc)
