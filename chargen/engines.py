@@ -102,12 +102,6 @@ class Engine:
     roll_examples: tuple[Mapping, ...] = ()  # option sets that resolve (help, conformance tests)
     layouts: Mapping[str, Layout] = field(default_factory=dict)
 
-    def layout(self, layout_id: str) -> Layout:
-        if layout_id not in self.layouts:
-            raise ChargenError(f"the {self.label} engine has no '{layout_id}' layout "
-                               f"(it has: {', '.join(self.layouts) or 'none'})")
-        return self.layouts[layout_id]
-
 
 def read_schema(package: str, name: str = "schema.json") -> dict:
     """An engine package's body schema (a JSON file shipped beside its code)."""
@@ -130,6 +124,7 @@ def register(engine: Engine) -> Engine:
     layouts = {k: replace(v, engine=engine.id) for k, v in engine.layouts.items()}
     object.__setattr__(engine, "layouts", layouts)
     _ENGINES[engine.id] = engine
+    # the caller's module: importing it registers the engine again in a worker process
     _REGISTERED_BY[engine.id] = sys._getframe(1).f_globals.get("__name__", "")
     return engine
 
