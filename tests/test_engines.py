@@ -136,6 +136,14 @@ def test_epic_level_kotm_characters_render_with_their_overlay(tmp_path):
     assert max(levels) > 15
     run("render", *files, "--rules", epic, "--format", "html", "-o", tmp_path / "sheets")
     assert len(list((tmp_path / "sheets").glob("0*.html"))) == 40
+    # three runs of levels instead of two, so the sheet keeps to one page on either paper
+    from pypdf import PdfReader
+
+    for paper in ("a4", "letter"):
+        pdf = tmp_path / f"{paper}.pdf"
+        r = run("render", files[0], "--rules", epic, "--format", "pdf", "--paper", paper)
+        pdf.write_bytes(r.stdout_bytes)
+        assert len(PdfReader(pdf).pages) == 1, paper
     # the bounds are the rules': a hand edit past the epic levels is refused
     doc = json.loads(files[0].read_text())
     doc["level"] = 21
