@@ -212,3 +212,25 @@ def test_a_file_url_with_a_host_is_refused_without_a_lookup(tdir, doc, monkeypat
          f'<h2>Notes</h2><img src="file://{{{{ c.identity.name | replace(\' \', \'\') }}}}.example{inside}">')
     with pytest.raises(RenderError, match=r"refusing to fetch 'file://UlfHayward.example/"):
         pdf(tdir, doc)
+
+
+def test_a_local_listener_receives_nothing_from_a_hostile_template(tdir, doc):
+    """A template pointing at a server on this machine: refused for PDF and for standalone HTML,
+    and the server never sees a connection."""
+    import socket
+
+    server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    server.bind(("127.0.0.1", 0))
+    server.listen(4)
+    server.setblocking(False)
+    port = server.getsockname()[1]
+    try:
+        edit(tdir, "d100.html.j2", "<h2>Notes</h2>", f'<h2>Notes</h2><img src="http://127.0.0.1:{port}/crest.png">')
+        with pytest.raises(RenderError, match="refusing to fetch"):
+            pdf(tdir, doc)
+        with pytest.raises(RenderError, match="standalone HTML may reference nothing outside itself"):
+            HtmlRenderer(TemplateSet.load(tdir)).sheet(doc, standalone=True)
+        with pytest.raises(BlockingIOError):
+            server.accept()  # nobody connected
+    finally:
+        server.close()
