@@ -40,7 +40,9 @@ class RollOption:
 
     @property
     def flag(self) -> str:
-        return "--" + self.name.replace("_", "-")
+        from chargen.resolve import flag
+
+        return flag(self.name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,9 +72,9 @@ class View:
 
 @dataclass(frozen=True, slots=True)
 class Layout:
-    """One layout of one engine: its template and the function building its :class:`View`.
+    """One layout of one engine: its template and the figures its :class:`View` adds to the character.
 
-    ``view(doc, rules)`` gets the rules the character was made with when
+    ``figures(doc, rules)`` gets the rules the character was made with when
     ``needs_rules`` is set (odds and tables from the rules), else ``None``.
     ``folder`` is where the template lives when it is not among the built-in
     templates (an engine outside the package); ``--template-dir`` still overrides it.
@@ -80,7 +82,7 @@ class Layout:
 
     id: str
     template: str
-    view: Callable[[dict, object], View]
+    figures: Callable[[dict, object], Mapping]
     needs_rules: bool = False
     folder: Path | None = None
     engine: str = ""               # set by register()

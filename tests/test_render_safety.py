@@ -147,7 +147,7 @@ def test_an_engine_without_a_sheet_template_is_an_error(tdir, doc):
     kotm = engines.require("kotm")
     engines.register(engines.Engine(id="nosheet", label="No sheet", build_rules=kotm.build_rules,
                                     generate=kotm.generate, names=kotm.names, schema=kotm.schema,
-                                    layouts={"sheet": engines.Layout("sheet", "nosheet.html.j2", kotm.layouts["sheet"].view)}))
+                                    layouts={"sheet": engines.Layout("sheet", "nosheet.html.j2", kotm.layouts["sheet"].figures)}))
     doc["system"]["engine"] = "nosheet"
     try:
         with pytest.raises(RenderError, match=r": no sheet template for engine 'nosheet' \(expected nosheet.html.j2\)$"):

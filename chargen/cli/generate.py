@@ -199,13 +199,17 @@ def render_cmd(files: tuple[Path, ...], formats: str, output: Path | None, force
     earlier = saved.earlier_names(output, planned, fmts) if force else []
     with progress_bar(len(planned), "sheets") as progress:
         result = write_sheets(saved.characters(planned), output, options, progress, modules, count=len(planned))
-    for name in earlier:  # the sheets of the same characters under their earlier names: replaced now
-        (output / name).unlink(missing_ok=True)
+    saved.remove_sheets(output, earlier)  # the same characters' sheets under their earlier names: replaced now
     extra = " and party.pdf" if "party_pdf" in result.files else ""
-    gone = f"; removed {len(earlier)} sheet{'s' if len(earlier) != 1 else ''} of an earlier name ({', '.join(earlier[:3])}" \
-           f"{', ...' if len(earlier) > 3 else ''})" if earlier else ""
     click.echo(printable(f"chargen: rendered {len(result.sheets)} sheet{'s' if len(result.sheets) != 1 else ''}"
-                         f"{extra} to {output}{gone}"), err=True)
+                         f"{extra} to {output}{_removed(earlier)}"), err=True)
+
+
+def _removed(names: list[str]) -> str:
+    if not names:
+        return ""
+    shown = ", ".join(names[:3]) + (", ..." if len(names) > 3 else "")
+    return f"; removed {len(names)} sheet{'s' if len(names) != 1 else ''} of an earlier name ({shown})"
 
 
 def _modules(system_ids: list[str], overlays: tuple[Path, ...], rules_dirs: tuple[Path, ...]) -> tuple:

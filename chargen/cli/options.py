@@ -113,12 +113,12 @@ def make_sheet_options(formats, paper, template_dir, jobs, party_name):
     from chargen.render.bundle import SheetOptions
 
     if party_name is not None:
-        check_party_name(party_name, template_dir)
+        _check_party_name(party_name, template_dir)
     return SheetOptions(formats=tuple(f for f in formats if f in names(sheet=True)), paper=paper,
                         template_dir=template_dir, jobs=jobs or 0, party_name=party_name)
 
 
-def check_party_name(name: str, template_dir: Path | None) -> None:
+def _check_party_name(name: str, template_dir: Path | None) -> None:
     """--party-name, checked before the first character is made: a usage error if the cover cannot draw it."""
     from chargen.errors import RenderError
     from chargen.render.names import check_party_name as check

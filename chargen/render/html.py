@@ -54,7 +54,7 @@ def sheet_view(doc: dict, modules: Iterable = (), layout: str = "sheet"):
     entry = layout_of(doc, layout)
     if entry is None:
         return View(doc, {})
-    return entry.view(doc, sheet_rules(doc, modules) if entry.needs_rules else None)
+    return View(doc, entry.figures(doc, sheet_rules(doc, modules) if entry.needs_rules else None))
 
 
 def engine_extra(doc: dict, modules: Iterable = (), layout: str = "sheet") -> dict:

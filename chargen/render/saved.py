@@ -113,3 +113,9 @@ def earlier_names(folder: Path, planned: list[tuple[Path, str]], suffixes: tuple
                 and p.is_file() and not p.is_symlink():
             out.append(p.name)
     return out
+
+
+def remove_sheets(folder: Path, names: list[str]) -> None:
+    """Remove the sheets :func:`earlier_names` found (once the new ones are written)."""
+    for name in names:
+        (folder / name).unlink(missing_ok=True)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from chargen.engines import Engine, Layout, NameScheme, RollOption, View, register
+from chargen.engines import Engine, Layout, NameScheme, RollOption, register
 from chargen.resolve import Resolution, Step, require
 from chargen.rules.check import file_cursors
 from chargen.rules.tables import banded
@@ -84,6 +84,6 @@ ENGINE = register(Engine(
     roll_options=(RollOption("might", "int", "roll 1D6 at or under this MIGHT."),),
     resolve=resolve,
     roll_examples=({"might": 4},),
-    layouts={"sheet": Layout("sheet", "toy.html.j2", lambda doc, rules: View(doc, {"roster": []}),
+    layouts={"sheet": Layout("sheet", "toy.html.j2", lambda doc, rules: {"roster": []},
                              folder=HERE / "templates")},
 ))

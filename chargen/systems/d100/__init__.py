@@ -1,15 +1,11 @@
 """The D100 II engine: typed rules, character generation, roll resolution and its sheet."""
 
-from chargen.engines import Engine, Layout, NameScheme, RollOption, View, read_schema, register
+from chargen.engines import Engine, Layout, NameScheme, RollOption, read_schema, register
 from chargen.systems.d100.generate import draw_identity, generate
 from chargen.systems.d100.resolve import ROLL_OPTIONS, resolve
 from chargen.systems.d100.rules import READS
 from chargen.systems.d100.rules import build as build_rules
 from chargen.systems.d100.sheet import sheet_context
-
-
-def sheet_view(doc: dict, rules: object = None) -> View:
-    return View(doc, sheet_context(doc))
 
 
 ENGINE = register(Engine(
@@ -28,7 +24,7 @@ ENGINE = register(Engine(
     ),
     resolve=resolve,
     roll_examples=({"chance": 65}, {"chance": 110, "against": 120}, {"active": 12, "passive": 14}),
-    layouts={"sheet": Layout("sheet", "d100.html.j2", sheet_view)},
+    layouts={"sheet": Layout("sheet", "d100.html.j2", lambda doc, rules: sheet_context(doc))},
 ))
 
 __all__ = ["ENGINE", "ROLL_OPTIONS", "build_rules", "generate", "resolve"]

@@ -1,6 +1,6 @@
 """The KoTM engine: typed rules, character generation, attack resolution and its sheet with odds."""
 
-from chargen.engines import Engine, Layout, NameScheme, RollOption, View, read_schema, register
+from chargen.engines import Engine, Layout, NameScheme, RollOption, read_schema, register
 from chargen.systems.kotm.generate import draw_identity, generate
 from chargen.systems.kotm.resolve import ROLL_OPTIONS, resolve
 from chargen.systems.kotm.rules import READS
@@ -15,10 +15,6 @@ def bounds(rules) -> dict:
         "/properties/sd": (0, rules.sd_max),
         "/properties/save_check": (rules.save_check(rules.level_min), rules.save_check(rules.level_max)),
     }
-
-
-def sheet_view(doc: dict, rules: object = None) -> View:
-    return View(doc, sheet_context(doc, rules))
 
 
 ENGINE = register(Engine(
@@ -39,7 +35,7 @@ ENGINE = register(Engine(
     ),
     resolve=resolve,
     roll_examples=({"sd": 30, "level": 4}, {"sd": 50, "level": 9, "damage_mod": 2, "missile": True}),
-    layouts={"sheet": Layout("sheet", "kotm.html.j2", sheet_view, needs_rules=True)},
+    layouts={"sheet": Layout("sheet", "kotm.html.j2", sheet_context, needs_rules=True)},
 ))
 
 __all__ = ["ENGINE", "ROLL_OPTIONS", "build_rules", "generate", "resolve", "sheet_context"]

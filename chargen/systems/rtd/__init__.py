@@ -1,6 +1,6 @@
 """The RTD engine: typed rules, character generation, action resolution and its sheet with odds."""
 
-from chargen.engines import Engine, Layout, NameScheme, RollOption, View, read_schema, register
+from chargen.engines import Engine, Layout, NameScheme, RollOption, read_schema, register
 from chargen.systems.rtd.generate import draw_identity, generate
 from chargen.systems.rtd.resolve import ROLL_OPTIONS, resolve
 from chargen.systems.rtd.rules import READS
@@ -28,10 +28,6 @@ def check_document(doc: dict, rules) -> list[str]:
             problems.append(f"wounds[{n}].state: '{w['state'][:40]}' is not a wound state the {part.label} "
                             f"can take (expected one of: {', '.join(states)})")
     return problems
-
-
-def sheet_view(doc: dict, rules: object = None) -> View:
-    return View(doc, sheet_context(doc, rules))
 
 
 ENGINE = register(Engine(
@@ -63,7 +59,7 @@ ENGINE = register(Engine(
     resolve=resolve,
     roll_examples=({"stat": 7, "difficulty": "medium"}, {"action": True, "skill_xp": 12, "bonus": 1},
                    {"attack": True, "damage": 7, "parry_damage": 5}),
-    layouts={"sheet": Layout("sheet", "rtd.html.j2", sheet_view, needs_rules=True)},
+    layouts={"sheet": Layout("sheet", "rtd.html.j2", sheet_context, needs_rules=True)},
 ))
 
 __all__ = ["ENGINE", "ROLL_OPTIONS", "build_rules", "generate", "resolve", "sheet_context"]
