@@ -195,8 +195,9 @@ def builtin_rules_of(doc: dict) -> object:
     rules are given), else None."""
     from chargen.rules import builtin_ids, load_builtin
 
-    system = doc.get("system") if isinstance(doc, dict) else None
-    if not isinstance(system, dict) or system.get("overlays") or system.get("id") not in builtin_ids():
+    system = doc.get("system") if isinstance(doc, dict) else None  # not validated yet: read with care
+    if not isinstance(system, dict) or system.get("overlays") or not isinstance(system.get("id"), str) \
+            or system["id"] not in builtin_ids():
         return None
     module = load_builtin(system["id"])
     return module.rules if module.engine == system.get("engine") and module.hash == system.get("rules_hash") else None
@@ -221,10 +222,7 @@ def parse_document(text: str, name: str) -> dict:
     if not isinstance(doc, dict):
         raise CharacterError(f"{name}: expected one character document (a mapping)")
     _check_finite(doc, name)
-    validate(doc, name)  # structure first: only then is the envelope safe to read
-    rules = builtin_rules_of(doc)
-    if rules is not None:
-        validate(doc, name, rules)
+    validate(doc, name, builtin_rules_of(doc))  # with the built-in rules' bounds when it was made with them
     return doc
 
 
