@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 
 from chargen import __version__
 from chargen.errors import ChargenError, OutputError
-from chargen.formats import Format, WriterFormat, batch_files, resolve
+from chargen.formats import BatchInfo, Format, WriterFormat, batch_files, resolve
 from chargen.generate import SCHEMA_VERSION, make_character
 from chargen.manifest import ResumeState, resume_state
 from chargen.output import (
@@ -90,7 +90,14 @@ def identity(module: RulesModule, batch_seed: int, indices: range, formats: tupl
     }
     if sheets is not None:
         ident.update(paper=sheets.paper, party_name=sheets.title)
+    elif any(f.batch_file for f in formats):  # a batch file may carry the party's name (meg's party_name)
+        ident.update(party_name=batch_title(module, batch_seed, None))
     return ident
+
+
+def batch_title(module: RulesModule, batch_seed: int, sheets: SheetOptions | None) -> str:
+    """The party's name in batch files: --party-name, else the system's name and the seed."""
+    return sheets.title if sheets is not None else f"{module.name} seed {batch_seed}"
 
 
 def manifest(ident: dict, result: BatchResult) -> dict:
@@ -109,7 +116,18 @@ class _Job:
 
     @property
     def data(self) -> tuple[Format, ...]:
-        return tuple(f for f in self.formats if not f.sheet)
+        """The data formats with a file per character."""
+        return tuple(f for f in self.formats if not f.sheet and f.per_character)
+
+    @property
+    def files(self) -> tuple[Format, ...]:
+        """The formats with a file per character."""
+        return tuple(f for f in self.formats if f.per_character)
+
+    @property
+    def whole(self) -> tuple[Format, ...]:
+        """The formats with a file for the whole batch, made from every character's part."""
+        return tuple(f for f in self.formats if f.batch_file)
 
     @property
     def sheets(self) -> tuple[Format, ...]:
@@ -121,10 +139,13 @@ class _Record:
 
     def __init__(self, ident: dict, result: BatchResult, done: dict[int, dict]):
         self.ident, self.result, self.done = ident, result, done
+        self.parts: dict[int, dict[str, str]] = {}  # each character's piece of the batch files, by index
 
     def add(self, entries: list[dict]) -> None:
         before = len(self.done)
         for entry in entries:
+            if "parts" in entry:
+                self.parts[entry["index"]] = entry.pop("parts")
             self.done[entry["index"]] = entry
         if any(_checkpoint(n) for n in range(before + 1, len(self.done) + 1)):
             self.save()
@@ -149,6 +170,8 @@ def write_batch(module: RulesModule, batch_seed: int, indices: range, folder: Pa
     call (:func:`chargen.output.lock_folder`): a second batch into it fails at once.
     """
     job = _Job(module, batch_seed, folder, _formats(formats, writers))
+    for fmt in job.formats:
+        fmt.check_engine(module.engine)
     options = _sheet_options(job, sheets)
     with lock_folder(folder):
         return _run(job, indices, options, progress, resume, jobs)
@@ -172,6 +195,7 @@ def _run(job: _Job, indices: range, options: SheetOptions | None, progress, resu
             _draw_batch(job, indices, state, record, options, progress)
         else:
             _write_data_batch(job, [i for i in indices if i not in state.done], record, progress, jobs)
+        _write_whole(job, indices, record, BatchInfo(job.module.engine, batch_title(job.module, job.batch_seed, options)))
     except BaseException as e:
         _stopped(record, len(indices), e)
         raise
@@ -183,10 +207,10 @@ def _run(job: _Job, indices: range, options: SheetOptions | None, progress, resu
 def _formats(names: tuple[str, ...], writers: Mapping[str, Writer] | None) -> tuple[Format, ...]:
     table = None if writers is None else {n: WriterFormat(n, w) for n, w in writers.items()}
     formats = resolve(names, table)
-    whole = [f.name for f in formats if not f.per_character]
-    if whole:  # a format of batch files only has nothing to write per character, and no place here yet
-        raise OutputError(f"format {', '.join(whole)} writes no file per character "
-                          "(a batch writes only formats that do)")
+    nothing = [f.name for f in formats if not f.per_character and not f.batch_file]
+    if nothing:  # neither a file per character nor one for the batch: nothing to write
+        raise OutputError(f"format {', '.join(nothing)} writes no file per character "
+                          "(a batch writes only formats that do, or that write a batch file)")
     return formats
 
 
@@ -226,14 +250,34 @@ def _write_files(job: _Job, doc: dict, files: dict, formats: tuple[Format, ...])
 
 
 def _file_names(job: _Job, stem: str) -> dict[str, str]:
-    return {f.name: f.file_name(stem) for f in job.formats}
+    return {f.name: f.file_name(stem) for f in job.files}
+
+
+def _parts(job: _Job, doc: dict) -> dict[str, str]:
+    return {f.name: f.part(doc) for f in job.whole}
 
 
 def _write_character(job: _Job, index: int) -> dict:
     doc = make_character(job.module, job.batch_seed, index)
     files = _file_names(job, character_stem(index, doc["identity"]["name"]))
-    return {"index": index, "name": doc["identity"]["name"], "files": files,
-            "sha256": _write_files(job, doc, files, job.formats)}
+    entry = {"index": index, "name": doc["identity"]["name"], "files": files,
+             "sha256": _write_files(job, doc, files, job.files)}
+    return {**entry, "parts": _parts(job, doc)} if job.whole else entry
+
+
+def _write_whole(job: _Job, indices: range, record: _Record, info: BatchInfo) -> None:
+    """The batch files of the data formats (roster.csv, ...), from every character's part, in index
+    order; a character done by an earlier run is made again for its part."""
+    if not job.whole:
+        return
+    for i in indices:
+        if i not in record.parts:
+            record.parts[i] = _parts(job, make_character(job.module, job.batch_seed, i))
+    for fmt in job.whole:
+        raw = fmt.join([record.parts[i][fmt.name] for i in indices], info)
+        atomic_write(inside(job.folder, fmt.batch_file), raw)
+        record.result.batch_files[fmt.batch_file] = hashlib.sha256(raw).hexdigest()
+        record.save()
 
 
 PARALLEL_MIN = 500  # below this, starting worker processes costs more than it saves
@@ -284,6 +328,8 @@ def _draw_batch(job: _Job, indices: range, state: ResumeState, record: _Record, 
         for i in indices:
             task, digests, new = _prepare(job, i, state)
             kept[i] = digests, new
+            if job.whole:
+                record.parts[i] = _parts(job, task.doc)
             yield task
 
     with SheetStage(job.folder, options, job.sheets, (job.module,), work=len(indices)) as stage:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from chargen.errors import OutputError
-from chargen.formats import INDEX_HTML, PARTY_PDF, Format, batch_files
+from chargen.formats import Format, all_batch_files, batch_files
 from chargen.output import inside, read_manifest, remove_stale_temporaries
 
 
@@ -47,7 +47,6 @@ def resume_state(folder: Path, ident: dict, indices: range, formats: tuple[Forma
     if diffs:
         raise OutputError(f"cannot resume: '{folder}' holds a different batch ({'; '.join(diffs)}); "
                           "give the options and --rules files it was made with")
-    names = [f.name for f in formats]
     done, partial, redone = {}, {}, Counter()
     for n, entry in enumerate(old["characters"]):
         _check_entry(entry, n, indices, formats, folder)
@@ -64,7 +63,7 @@ def resume_state(folder: Path, ident: dict, indices: range, formats: tuple[Forma
     recorded = _batch_files(old, folder)
     bad_batch = [why for name, digest in recorded.items() if (why := check_file(folder, name, digest))]
     complete = (old["complete"] and len(done) == len(indices) and list(recorded) == list(wanted)
-                and not bad_batch and names == old["formats"])
+                and not bad_batch and [f.name for f in formats] == old["formats"])
     if not complete:
         redone.update(bad_batch)
         remove_stale_temporaries(folder)
@@ -73,10 +72,11 @@ def resume_state(folder: Path, ident: dict, indices: range, formats: tuple[Forma
 
 def _batch_files(old: dict, folder: Path) -> dict:
     recorded = old.get("batch_files", {})
+    known = all_batch_files()
     for name, digest in recorded.items():
-        if name not in (PARTY_PDF, INDEX_HTML) or not isinstance(digest, str) or not _SHA256.fullmatch(digest):
+        if name not in known or not isinstance(digest, str) or not _SHA256.fullmatch(digest):
             raise OutputError(f"{folder / 'manifest.json'}: batch_files: {str(name)[:60]!r}: "
-                              "expected party.pdf or index.html with its SHA-256 (64 hex digits)")
+                              f"expected one of {', '.join(sorted(known))} with its SHA-256 (64 hex digits)")
     return recorded
 
 
@@ -111,6 +111,7 @@ def _check_entry(entry: object, n: int, indices: range, formats: tuple[Format, .
     i, files = entry["index"], entry["files"]
     if type(i) is not int or i not in indices:
         raise OutputError(f"{where}.index: not an index of this batch ({indices.start} to {indices.stop - 1})")
+    formats = tuple(f for f in formats if f.per_character)
     names = [f.name for f in formats]
     if not isinstance(files, dict) or list(files) != names or not isinstance(entry["sha256"], dict) \
             or list(entry["sha256"]) != names:

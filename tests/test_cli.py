@@ -10,6 +10,9 @@ from chargen import __version__
 from chargen.cli import cli
 from chargen.generate import make_character
 from chargen.serialize import to_json
+from chargen.formats import names
+
+FORMATS_LIST = names()
 
 
 def run(*args):
@@ -90,8 +93,8 @@ def test_unknown_system():
     (["generate", "--count", "x"], 2, "Error: Invalid value for '--count' / '-n': 'x' is not a valid integer range."),
     (["generate", "--seed", "abc"], 2, "Error: Invalid value for '--seed': 'abc' is not a valid integer range."),
     (["generate", "--seed", "-1"], 2, "Error: Invalid value for '--seed': -1 is not in the range 0<=x<=18446744073709551615."),
-    (["generate", "--format", "xml"], 2, "Error: Invalid value for '--format': xml is not a format (expected a comma list of: json, yaml, html, pdf)"),
-    (["generate", "--count", "2", "--format", "json,yaml"], 2, "Error: without -o, give exactly one --format (json, yaml, html or pdf)"),
+    (["generate", "--format", "xml"], 2, "Error: Invalid value for '--format': xml is not a format (expected a comma list of: " + ", ".join(FORMATS_LIST) + ")"),
+    (["generate", "--count", "2", "--format", "json,yaml"], 2, "Error: without -o, give exactly one --format (" + ", ".join(FORMATS_LIST[:-1]) + " or " + FORMATS_LIST[-1] + ")"),
     (["roll", "3D"], 1, "Error: malformed dice '3D': unexpected 'D' at character 2 (expected notation such as '3D6', '2D6+6', 'D100', '1D4+1D6')"),
     (["roll", "1000000D1000000"], 1, "Error: dice '1000000D1000000': 1000000 dice in one term (expected 1 to 1000)"),
 ])

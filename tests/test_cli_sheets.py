@@ -13,6 +13,9 @@ from tests.sheetvalues import missing, pdf_text
 from chargen.cli import cli
 from chargen.render.html import HtmlRenderer
 from chargen.render.templates import TemplateSet
+from chargen.formats import names
+
+FORMATS_LIST = names()
 
 
 def sha256(path: Path) -> str:
@@ -129,9 +132,9 @@ def test_render_refuses_two_characters_with_one_name(party, tmp_path):
 @pytest.mark.parametrize("args,message", [
     (["generate", "--count", "2", "--format", "html"],
      "Error: without -o, html is written for one character only (use -o DIR for a batch)"),
-    (["generate", "--format", "json,pdf"], "Error: without -o, give exactly one --format (json, yaml, html or pdf)"),
+    (["generate", "--format", "json,pdf"], "Error: without -o, give exactly one --format (" + ", ".join(FORMATS_LIST[:-1]) + " or " + FORMATS_LIST[-1] + ")"),
     (["generate", "--format", "docx"],
-     "Error: Invalid value for '--format': docx is not a format (expected a comma list of: json, yaml, html, pdf)"),
+     "Error: Invalid value for '--format': docx is not a format (expected a comma list of: " + ", ".join(FORMATS_LIST) + ")"),
     (["render", "--format", "json", "x.json"],
      "Error: Invalid value for '--format': json is not a format (expected a comma list of: html, pdf)"),
     (["generate", "--paper", "a3"], "Error: Invalid value for '--paper': 'a3' is not one of 'a4', 'letter'."),

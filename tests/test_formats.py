@@ -30,12 +30,20 @@ def renderer():
 
 
 @pytest.mark.parametrize("fmt", FORMATS.values(), ids=list(FORMATS))
-def test_every_format_makes_its_file(fmt, doc, renderer):
+def test_every_format_makes_a_file_or_a_batch_file(fmt, doc, renderer):
     data = fmt.to_bytes(doc, renderer if fmt.sheet else None)
     assert isinstance(data, bytes) and data
-    assert fmt.suffix == f".{fmt.name}" and fmt.per_character
-    assert fmt.file_name("0003-faxi-the-grim") == f"0003-faxi-the-grim.{fmt.name}"
+    assert fmt.suffix.startswith(".") and (fmt.per_character or fmt.batch_file)
+    assert fmt.file_name("0003-faxi-the-grim") == f"0003-faxi-the-grim{fmt.suffix}"
     assert set(fmt.batch_files) <= set(BATCH_FILES) and bool(fmt.batch_files) == fmt.sheet
+    if fmt.batch_file:  # one file for the batch, from every character's part
+        assert fmt.join([fmt.part(doc)], formats.BatchInfo("d100", "x")) and "/" not in fmt.batch_file
+
+
+@pytest.mark.parametrize("fmt", [FORMATS[n] for n in ("json", "yaml", "html", "pdf")], ids=str)
+def test_chargens_own_formats_make_the_character_file(fmt, doc, renderer):
+    data = fmt.to_bytes(doc, renderer if fmt.sheet else None)
+    assert fmt.suffix == f".{fmt.name}" and fmt.per_character
     if not fmt.sheet:  # data: parses back to the document
         assert parse_document(data.decode("utf-8"), fmt.name) == doc
     elif fmt.name == "html":  # the standalone sheet

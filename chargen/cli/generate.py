@@ -30,8 +30,9 @@ SHEET_FORMATS = names(sheet=True)
 @click.option("--format", "formats", default="json", show_default=True,
               help=f"Comma list of: {', '.join(FORMAT_NAMES)}.")
 @click.option("-o", "--output", "output", type=click.Path(path_type=Path, file_okay=False),
-              help="Write one file per character per format, a manifest, and with html or pdf "
-                   "an index.html and a party.pdf, into this folder (new or empty).")
+              help="Write one file per character per format, a manifest, with html or pdf "
+                   "an index.html and a party.pdf, and each batch file (roster.csv, blocks.txt, "
+                   "party.meg.json, ...) into this folder (new or empty).")
 @click.option("--force", is_flag=True, help="Write into a folder that is not empty, replacing files.")
 @click.option("--resume", is_flag=True,
               help="Finish the interrupted batch in the -o folder: options not given are read from its manifest.")
@@ -42,7 +43,8 @@ SHEET_FORMATS = names(sheet=True)
 def generate_cmd(ctx: click.Context, system_id: str, seed: int | None, count: int, start: int | None, formats: str,
                  output: Path | None, force: bool, resume: bool, jobs: int | None, overlays: tuple[Path, ...],
                  rules_dirs: tuple[Path, ...], paper: str, template_dir: Path | None, party_name: str | None) -> None:
-    """Generate characters, as data (json, yaml) and as sheets (html, pdf).
+    """Generate characters, as data (json, yaml), as sheets (html, pdf) and for other tools
+    (csv roster, text stat blocks, meg, foundry, statblock).
 
     Character i of a seed is the same alone (--index i) or in a batch of any size.
     Every file is written whole or not at all; a batch that stops part-way (Ctrl-C, a full
@@ -69,6 +71,7 @@ def generate_cmd(ctx: click.Context, system_id: str, seed: int | None, count: in
         _resume(ctx, output, overlays, rules_dirs, options)
         return
     module = load_module(system_id, overlays, rules_dirs)
+    _check_engine(fmts, module)
     batch_seed = resolve_seed(seed)
     indices = range(start or 0, (start or 0) + count)
     if output is None:
@@ -82,6 +85,14 @@ def generate_cmd(ctx: click.Context, system_id: str, seed: int | None, count: in
     rules = "".join(f", {o['name']}" for o in module.overlays)
     click.echo(printable(f"chargen: wrote {len(result.written)} {module.id} character{'s' if count != 1 else ''} "
                          f"(seed {batch_seed}{rules}) to {output}"), err=True)
+
+
+def _check_engine(fmts: tuple[str, ...], module) -> None:
+    """A format for some engines only (meg, foundry, statblock) refused before any folder is made."""
+    from chargen.formats import FORMATS
+
+    for name in fmts:
+        FORMATS[name].check_engine(module.engine)
 
 
 def _write(module, batch_seed: int, indices: range, output: Path, fmts: tuple[str, ...], options, jobs: int | None,
@@ -114,6 +125,7 @@ def _resume(ctx: click.Context, output: Path, overlays: tuple[Path, ...], rules_
     options = replace(options, formats=tuple(f for f in plan["formats"] if f in SHEET_FORMATS),
                       paper=plan["paper"] or options.paper, party_name=plan["party_name"] or options.party_name)
     module = load_module(plan["system_id"], overlays, rules_dirs)
+    _check_engine(plan["formats"], module)
     indices = range(plan["start"], plan["start"] + plan["count"])
     result = _write(module, plan["seed"], indices, output, plan["formats"], options, p["jobs"], resume=True)
     if result.already_complete:
@@ -134,7 +146,11 @@ def _stream(module, batch_seed: int, indices: range, fmts: tuple[str, ...], sing
     from chargen.serialize import to_json, to_yaml, write_stream
 
     if len(fmts) != 1:
-        raise click.UsageError("without -o, give exactly one --format (json, yaml, html or pdf)")
+        raise click.UsageError(f"without -o, give exactly one --format ({', '.join(FORMAT_NAMES[:-1])} "
+                               f"or {FORMAT_NAMES[-1]})")
+    if fmts[0] not in ("json", "yaml") and fmts[0] not in SHEET_FORMATS:
+        _other_to_stdout(module, batch_seed, indices, fmts[0])
+        return
     if fmts[0] in SHEET_FORMATS:
         if len(indices) != 1:
             raise click.UsageError(f"without -o, {fmts[0]} is written for one character only (use -o DIR for a batch)")
@@ -145,6 +161,26 @@ def _stream(module, batch_seed: int, indices: range, fmts: tuple[str, ...], sing
         sys.stdout.write((to_json if fmts[0] == "json" else to_yaml)(next(iter(docs))))
         return
     write_stream(fmts[0], docs, sys.stdout)  # each document as it is made: memory stays flat
+
+
+def _other_to_stdout(module, batch_seed: int, indices: range, name: str) -> None:
+    """A format for other tools: its batch file (a roster, blocks, a MEG list) for any count,
+    else its one file for one character."""
+    from chargen.batch import batch_title
+    from chargen.formats import FORMATS, BatchInfo
+    from chargen.generate import characters
+
+    fmt = FORMATS[name]
+    fmt.check_engine(module.engine)
+    if fmt.batch_file and fmt.batch_holds_characters and not (fmt.per_character and len(indices) == 1):
+        parts = [fmt.part(doc) for doc in characters(module, batch_seed, indices)]
+        data = fmt.join(parts, BatchInfo(module.engine, batch_title(module, batch_seed, None)))
+    elif len(indices) != 1:
+        raise click.UsageError(f"without -o, {name} is written for one character only (use -o DIR for a batch)")
+    else:
+        data = fmt.to_bytes(next(iter(characters(module, batch_seed, indices))))
+    sys.stdout.buffer.write(data)
+    sys.stdout.buffer.flush()
 
 
 @cli.command("render")

@@ -125,8 +125,8 @@ class SheetRenderer:
     def html(self, doc: dict, standalone: bool) -> str:
         return self.renderer.sheet(doc, standalone, self.extra(doc))
 
-    def pdf(self, html: str, what: str) -> bytes:
-        return self.maker().render(html, what).pdf
+    def pdf(self, html: str, what: str, attachments: tuple[tuple[str, bytes], ...] = ()) -> bytes:
+        return self.maker().render(html, what, attachments).pdf
 
     def cover(self, party: dict):
         return self.maker().render(self.renderer.cover(party), "party cover")

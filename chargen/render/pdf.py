@@ -13,13 +13,18 @@ writes a PDF imports it.
   sheet never quietly comes out without its stylesheet or fonts.
 * Reproducibility: no dates (the templates write no ``dcterms`` meta) and a
   document identifier derived from the HTML, so the same HTML gives the same bytes.
+* Embedded files: :meth:`PdfMaker.render` attaches ``(name, bytes)`` files (a
+  sheet carries its character's JSON document), dated :data:`EPOCH` so they
+  change no byte from one run to the next.
 * Speed: one :class:`PdfMaker` per process keeps WeasyPrint's font
   configuration and the parsed ``sheet.css`` for every sheet it renders.
 """
 
 from __future__ import annotations
 
+import datetime
 import hashlib
+import io
 import logging
 import mimetypes
 import os
@@ -39,6 +44,7 @@ from chargen.render.templates import STYLESHEET, TemplateSet
 # which stamps each subset font with the current time unless SOURCE_DATE_EPOCH
 # is set: fix the stamp so the same sheet always gives the same bytes.
 os.environ.setdefault("SOURCE_DATE_EPOCH", "0")
+EPOCH = datetime.datetime(1970, 1, 1)  # the creation and modification date of every embedded file
 
 
 class FolderFetcher(URLFetcher):
@@ -123,10 +129,15 @@ class PdfMaker:
             self.css = weasyprint.CSS(string=templates.stylesheet(), base_url=self.base_url,
                                       url_fetcher=self.fetcher, font_config=self.font_config)
 
-    def render(self, html: str, what: str = "sheet") -> Rendered:
-        identifier = hashlib.sha256(html.encode("utf-8")).hexdigest()[:32].encode("ascii")
+    def render(self, html: str, what: str = "sheet", attachments: tuple[tuple[str, bytes], ...] = ()) -> Rendered:
+        digest = hashlib.sha256(html.encode("utf-8"))
+        for name, data in attachments:
+            digest.update(b"\0%s\0%s" % (name.encode("utf-8"), hashlib.sha256(data).digest()))
+        identifier = digest.hexdigest()[:32].encode("ascii")
         with strict(self.templates, what):
             document = weasyprint.HTML(string=html, base_url=self.base_url, url_fetcher=self.fetcher)
             document = document.render(font_config=self.font_config, stylesheets=[self.css])
-            pdf = document.write_pdf(pdf_identifier=identifier)
+            pdf = document.write_pdf(pdf_identifier=identifier, attachments=[
+                weasyprint.Attachment(file_obj=io.BytesIO(data), name=name, created=EPOCH, modified=EPOCH)
+                for name, data in attachments])
         return Rendered(pdf, len(document.pages))

@@ -14,6 +14,19 @@ with its own renderer. A data format needs nothing and is written by the
 batch's own process. Nothing here imports the renderer, so reading the
 registry (the CLI's ``--format`` help) stays cheap.
 
+A format may also write one file for the whole batch (``batch_file``, e.g.
+``roster.csv``): :meth:`Format.part` turns each character into its piece (a
+string, small, made as the character is written) and :meth:`Format.join` puts
+the pieces, in index order, into the file's bytes. ``per_character = False``
+with a ``batch_file`` is a format of that one file only (csv, text). A format
+for some engines only names them in ``engines``; a batch of another engine is
+refused before anything is written.
+
+The formats for other tools live one module each in this package
+(:mod:`~chargen.formats.roster`, :mod:`~chargen.formats.text`,
+:mod:`~chargen.formats.meg`, :mod:`~chargen.formats.foundry`,
+:mod:`~chargen.formats.statblock`).
+
 :data:`FORMATS` is the registry, by name, in registration order;
 :func:`register` adds one. :func:`chargen.batch.write_batch` writes any of them.
 """
@@ -27,6 +40,14 @@ from typing import ClassVar, Protocol
 
 from chargen.errors import OutputError
 
+@dataclass(frozen=True)
+class BatchInfo:
+    """What a batch file knows of its batch besides the characters."""
+
+    engine: str
+    title: str  # the party name (--party-name), else a name made from the system and seed
+
+
 PARTY_PDF = "party.pdf"
 INDEX_HTML = "index.html"
 BATCH_FILES = (PARTY_PDF, INDEX_HTML)  # the per-batch files there are, in the order they are written
@@ -37,7 +58,7 @@ class Renderer(Protocol):
 
     def html(self, doc: dict, standalone: bool) -> str: ...
 
-    def pdf(self, html: str, what: str) -> bytes: ...
+    def pdf(self, html: str, what: str, attachments: tuple[tuple[str, bytes], ...] = ()) -> bytes: ...
 
 
 class Format(ABC):
@@ -48,10 +69,27 @@ class Format(ABC):
     per_character: ClassVar[bool] = True
     batch_files: ClassVar[tuple[str, ...]] = ()
     sheet: ClassVar[bool] = False  # needs a Renderer
+    batch_file: ClassVar[str | None] = None  # the one file for the whole batch, if any (see part/join)
+    batch_holds_characters: ClassVar[bool] = True  # the batch file is the characters (not a companion file)
+    engines: ClassVar[tuple[str, ...] | None] = None  # the engines it writes (None: every engine)
 
     @abstractmethod
     def to_bytes(self, doc: dict, renderer: Renderer | None = None) -> bytes:
         """The file's bytes for ``doc`` (a sheet format draws with ``renderer``)."""
+
+    def part(self, doc: dict) -> str:
+        """``doc``'s piece of the batch file (formats with a ``batch_file``)."""
+        raise NotImplementedError(f"format {self.name} writes no batch file")
+
+    def join(self, parts: list[str], info: BatchInfo) -> bytes:
+        """The batch file's bytes from every character's piece, in index order."""
+        raise NotImplementedError(f"format {self.name} writes no batch file")
+
+    def check_engine(self, engine: str) -> None:
+        """Refuse a character (or batch) of an engine this format does not write."""
+        if self.engines is not None and engine not in self.engines:
+            raise OutputError(f"format {self.name} writes {', '.join(self.engines)} characters only "
+                              f"(not {engine}); leave it out of --format for this system")
 
     def file_name(self, stem: str) -> str:
         return stem + self.suffix
@@ -93,8 +131,14 @@ class PdfFormat(Format):
     batch_files = (PARTY_PDF, INDEX_HTML)
 
     def to_bytes(self, doc: dict, renderer: Renderer | None = None) -> bytes:
+        from chargen.serialize import to_json
+
         r = _renderer(renderer, self)
-        return r.pdf(r.html(doc, False), f"sheet of '{doc['identity']['name']}'")
+        embedded = ((EMBEDDED_CHARACTER, to_json(doc).encode("utf-8")),)  # the sheet is also the character's data
+        return r.pdf(r.html(doc, False), f"sheet of '{doc['identity']['name']}'", embedded)
+
+
+EMBEDDED_CHARACTER = "character.json"  # the name of the document a sheet PDF carries (chargen.readers reads it)
 
 
 def _renderer(renderer: Renderer | None, fmt: Format) -> Renderer:
@@ -138,6 +182,12 @@ def register(fmt: Format) -> Format:
 for _fmt in (JsonFormat(), YamlFormat(), HtmlFormat(), PdfFormat()):
     register(_fmt)
 
+from chargen.formats import foundry, meg, roster, statblock, text  # noqa: E402 - they subclass Format
+
+for _fmt in (roster.CsvFormat(), text.TextFormat(), meg.MegFormat(), foundry.FoundryFormat(),
+             statblock.StatblockFormat()):
+    register(_fmt)
+
 
 def names(sheet: bool | None = None) -> tuple[str, ...]:
     """The registered formats' names (only the sheet, or only the data, formats if ``sheet`` is given)."""
@@ -155,6 +205,17 @@ def resolve(wanted: Iterable[str], table: dict[str, Format] | None = None) -> tu
 
 
 def batch_files(formats: Iterable[Format]) -> tuple[str, ...]:
-    """The per-batch files ``formats`` ask for, in the order they are written (party.pdf first)."""
+    """The per-batch files ``formats`` ask for, in the order they are written: the sheets'
+    (party.pdf first, then index.html), then each data format's own, in the formats' order."""
+    formats = tuple(formats)
     asked = {name for f in formats for name in f.batch_files}
-    return tuple(name for name in BATCH_FILES if name in asked)
+    return tuple(name for name in BATCH_FILES if name in asked) + data_batch_files(formats)
+
+
+def data_batch_files(formats: Iterable[Format]) -> tuple[str, ...]:
+    return tuple(f.batch_file for f in formats if f.batch_file)
+
+
+def all_batch_files() -> frozenset[str]:
+    """Every batch file name a registered format can write (what a manifest may list)."""
+    return frozenset(BATCH_FILES) | frozenset(data_batch_files(FORMATS.values()))
