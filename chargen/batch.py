@@ -154,6 +154,11 @@ class _Record:
         self.result.written = [self.done[k] for k in sorted(self.done)]
         write_manifest(self.result.folder, manifest(self.ident, self.result))
 
+    def snapshot(self) -> dict:
+        """The manifest as it stands before the batch files (what party.pdf embeds): the same
+        for a batch run whole and one finished by --resume."""
+        return {**self.ident, "complete": False, "characters": [self.done[k] for k in sorted(self.done)]}
+
 
 def write_batch(module: RulesModule, batch_seed: int, indices: range, folder: Path, formats: tuple[str, ...],
                 progress: Callable[[int], None] | None = None, writers: Mapping[str, Writer] | None = None,
@@ -344,7 +349,7 @@ def _draw_batch(job: _Job, indices: range, state: ResumeState, record: _Record, 
                              "sha256": {name: digests[name] for name in task.files}}])
             if progress:
                 progress(1)
-        for name, digest in stage.finish():
+        for name, digest in stage.finish(record.snapshot()):
             record.result.batch_files[name] = digest
             record.save()
 

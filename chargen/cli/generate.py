@@ -196,10 +196,13 @@ def _other_to_stdout(module, batch_seed: int, indices: range, name: str) -> None
 def render_cmd(files: tuple[Path, ...], formats: str, output: Path | None, force: bool, jobs: int | None,
                overlays: tuple[Path, ...], rules_dirs: tuple[Path, ...],
                paper: str, template_dir: Path | None, party_name: str | None) -> None:
-    """Render saved characters (JSON or YAML, hand edits and all) as sheets.
+    """Render saved characters as sheets: chargen JSON or YAML (hand edits and all),
+    MEG JSON (an enemies list or a party: one sheet per NPC) and PDFs chargen wrote
+    (a sheet, or party.pdf: the characters embedded in them).
 
     Every file is checked against the character schema (and the bounds of its rules)
-    before anything is written; a batch's manifest.json among the files is skipped. A KoTM
+    before anything is written; a batch's manifest.json among the files is skipped.
+    What of a MEG file cannot be read is one line per field on stderr. A KoTM
     or RTD sheet shows odds from the rules: give the --rules/--rules-dir its character was
     made with. Each overlay applies to the characters of the module it names only, so a
     mixed party renders with one overlay per module.
@@ -209,6 +212,8 @@ def render_cmd(files: tuple[Path, ...], formats: str, output: Path | None, force
     Examples:
         chargen render party/*.json --format pdf -o prints/
         chargen render party/0003-faxi-the-grim.json --format html > faxi.html
+        chargen render encounter.meg.json -o encounter/
+        chargen render prints/party.pdf --format html -o again/
         chargen render grim/*.json --rules examples/house-rules/grim-north.yaml -o grim-prints/
     """
     from chargen.render import saved
@@ -219,18 +224,18 @@ def render_cmd(files: tuple[Path, ...], formats: str, output: Path | None, force
     if output is None:
         if len(files) != 1 or len(fmts) != 1:
             raise click.UsageError("without -o, give one file and one --format (html or pdf); use -o DIR for more")
-        doc = saved.read_character(files[0])
+        doc = saved.read_character(files[0], _notice)
         _sheet_to_stdout(doc, fmts[0], options, _modules([doc["system"]["id"]], overlays, rules_dirs))
         return
     from chargen.output import prepare_folder
     from chargen.render.bundle import write_sheets
 
     if overlays or rules_dirs:
-        planned = saved.plan(list(files), None)  # every file valid before any rules are loaded
+        planned = saved.plan(list(files), None, _notice)  # every file valid before any rules are loaded
         modules = _modules(saved.system_ids(planned), overlays, rules_dirs)
         saved.check_rules(planned, modules)
     else:
-        planned, modules = saved.plan(list(files)), ()
+        planned, modules = saved.plan(list(files), (), _notice), ()
     prepare_folder(output, force)
     earlier = saved.earlier_names(output, planned, fmts) if force else []
     with progress_bar(len(planned), "sheets") as progress:
@@ -239,6 +244,11 @@ def render_cmd(files: tuple[Path, ...], formats: str, output: Path | None, force
     extra = " and party.pdf" if "party_pdf" in result.files else ""
     click.echo(printable(f"chargen: rendered {len(result.sheets)} sheet{'s' if len(result.sheets) != 1 else ''}"
                          f"{extra} to {output}{_removed(earlier)}"), err=True)
+
+
+def _notice(message: str) -> None:
+    """What of a file cannot be read (a MEG field): one line on stderr."""
+    click.echo(printable(f"chargen: {message}"), err=True)
 
 
 def _removed(names: list[str]) -> str:

@@ -60,7 +60,7 @@ def features(doc: dict) -> list[str]:
     c = doc["combat"]
     out = [f"Background: {doc['background']['label']}"]
     out += [f"Parry: {w['label']} {w['parry']}%" for w in doc["weapons"] if w.get("parry") is not None]
-    out += [f"D100 II bonus: attack +{c['attack']}%, parry +{c['parry']}%, defence {c['defence']}%",
+    out += [f"D100 II bonus: attack {c['attack']:+d}%, parry {c['parry']:+d}%, defence {c['defence']}%",
             f"D100 II strike ranks: SIZ {c['strike_ranks']['siz']}, DEX {c['strike_ranks']['dex']}"]
     out += [f"Armour: {a['label']} (AP {a['ap']})" for a in doc["armour"]]
     return out

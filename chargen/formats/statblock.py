@@ -80,7 +80,7 @@ def front_matter(doc: dict) -> dict:
         "move": c["mov"],
         "damage_modifier": c["damage_modifier"],
         "strike_ranks": f"SIZ {sr['siz']}, DEX {sr['dex']}",
-        "bonuses": f"attack +{c['attack']}%, parry +{c['parry']}%, defence {c['defence']}%",
+        "bonuses": f"attack {c['attack']:+d}%, parry {c['parry']:+d}%, defence {c['defence']}%",
         "hit_locations": [[range_text(h["melee"]), h["label"], h["ap"], h["hp"]] for h in doc["hit_locations"]],
         "weapons": [{"name": w["label"], "desc": _weapon_desc(w)} for w in doc["weapons"]],
         "skills": [{"name": s["label"], "desc": f"{s['value']}% ({sources_text(s)})"}

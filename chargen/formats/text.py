@@ -69,7 +69,7 @@ def d100(doc: dict) -> list[str]:
     return _head(doc, [doc["background"]["label"]]) + [
         DOT.join([chars, f"Move {c['mov']}", f"HP {c['hit_points']}", f"POW points {c['pow_points']}",
                   f"DM {c['damage_modifier']}", f"SR SIZ {sr['siz']} DEX {sr['dex']}"]),
-        DOT.join([f"Attack +{c['attack']}%", f"Parry +{c['parry']}%", f"Defence {c['defence']}%"]),
+        DOT.join([f"Attack {c['attack']:+d}%", f"Parry {c['parry']:+d}%", f"Defence {c['defence']}%"]),
         *filter(None, [
             _list("Locations", (f"{h['label']} {_range(h['melee'])} AP {h['ap']} HP {h['hp']}"
                                 for h in doc["hit_locations"])),

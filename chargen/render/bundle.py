@@ -271,18 +271,20 @@ class SheetStage:
     def draw(self, tasks: Iterable[SheetTask]) -> Iterator[tuple[SheetTask, Drawn]]:
         """Draw ``tasks`` (in order), appending each sheet to party.pdf as it completes."""
         for task, drawn in _in_order(self.pool, self.folder, tasks, 2 * self.workers + 2):
-            pages = self.party.add(self.folder / task.files["pdf"], task.doc["identity"]["name"]) if self.party else 0
+            pages = self.party.add(self.folder / task.files["pdf"], task.doc["identity"]["name"],
+                                   (f"{task.stem}.json", _json_bytes(task.doc))) if self.party else 0
             doc = task.doc
             self.sheets.append(SheetSummary(task.stem, doc["seed"]["index"], doc["identity"]["name"],
                                             f"{doc['system']['name']} {doc['system']['version']}",
                                             doc["seed"]["batch"], dict(task.files), pages, drawn.roster))
             yield task, drawn
 
-    def finish(self) -> Iterator[tuple[str, str]]:
-        """Write the batch files (party.pdf, then index.html): ``(name, sha256)`` as each is written."""
+    def finish(self, manifest: dict | None = None) -> Iterator[tuple[str, str]]:
+        """Write the batch files (party.pdf, then index.html): ``(name, sha256)`` as each is written.
+        ``manifest`` (the batch's, as it stands) is embedded in party.pdf."""
         links = {}
         if self.party and self.sheets:
-            yield PARTY_PDF, self.party.finish(self.pool, self.sheets)
+            yield PARTY_PDF, self.party.finish(self.pool, self.sheets, manifest)
             links["party_pdf"] = PARTY_PDF
         if INDEX_HTML in self.batch_files:
             yield INDEX_HTML, write_index(self.sheets, links, self.folder, self.options)
@@ -351,11 +353,14 @@ class PartyPdf:
         self.file = os.fdopen(create_new(self.tmp), "wb")  # closed by finish() or discard()
         self.writer = PdfConcatenator(self.file, options.title)
 
-    def add(self, path: Path, name: str) -> int:
-        """Append one sheet PDF; its page count."""
-        return self.writer.add(path, name)
+    def add(self, path: Path, name: str, embedded: tuple[str, bytes] | None = None) -> int:
+        """Append one sheet PDF (and embed its character's document); its page count."""
+        pages = self.writer.add(path, name)
+        if embedded is not None:
+            self.writer.embed(*embedded)
+        return pages
 
-    def finish(self, pool, sheets: list[SheetSummary]) -> str:
+    def finish(self, pool, sheets: list[SheetSummary], manifest: dict | None = None) -> str:
         """Lay out the cover, a page's worth of roster rows per document, in parallel; put it first.
         Returns party.pdf's sha256.
 
@@ -368,6 +373,8 @@ class PartyPdf:
                   for k, rows in enumerate(parts)]
         for k, cover in enumerate(covers):
             self.writer.add(cover.get().pdf, self.options.title if k == 0 else None, front=True)
+        if manifest is not None:
+            self.writer.embed("manifest.json", _json_bytes(manifest))
         self.writer.close()
         self.file.close()
         os.replace(self.tmp, self.target)
@@ -377,6 +384,12 @@ class PartyPdf:
         """Close and remove the partial file (after finish, there is none)."""
         self.file.close()
         self.tmp.unlink(missing_ok=True)
+
+
+def _json_bytes(doc: dict) -> bytes:
+    from chargen.serialize import to_json
+
+    return to_json(doc).encode("utf-8")
 
 
 def write_index(sheets: list[SheetSummary], links: dict, folder: Path, options: SheetOptions) -> str:

@@ -9,7 +9,9 @@ come first in page order and are labelled i, ii, ...; the pages after them are
 numbered from 1. At the close come the page tree, the page labels, one
 bookmark per input, the catalogue, the cross-reference table and a trailer
 whose document identifier is the SHA-256 of the bytes written: the same
-inputs give the same file.
+inputs give the same file. Files embedded with :meth:`PdfConcatenator.embed`
+(each character's JSON document, the batch manifest) are written as they
+come and listed, by name, in the catalogue's ``EmbeddedFiles`` name tree.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ class PdfConcatenator:
         self.bookmarks: list[tuple[str, int]] = []
         self.front_bookmarks: list[tuple[str, int]] = []
         self.title, self.producer = title, producer
+        self.embedded: list[tuple[str, int]] = []  # (name, file specification's object number)
         self.catalog, self.page_tree = self._reserve(), self._reserve()
         self._write(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
 
@@ -83,6 +86,22 @@ class PdfConcatenator:
         (self.front if front else self.kids).extend(numbers)
         return len(numbers)
 
+    def embed(self, name: str, data: bytes) -> None:
+        """Embed the file ``name`` (compressed, no dates: the same data gives the same bytes)."""
+        raw = StreamObject()
+        raw.set_data(data)
+        stream = raw.flate_encode()
+        stream[NameObject("/Type")] = NameObject("/EmbeddedFile")
+        stream[NameObject("/Subtype")] = NameObject("/application#2Fjson")
+        stream[NameObject("/Params")] = DictionaryObject({NameObject("/Size"): NumberObject(len(data))})
+        data_number, spec_number = self._reserve(), self._reserve()
+        self._write_object(data_number, stream)
+        self._write_object(spec_number, DictionaryObject({
+            NameObject("/Type"): NameObject("/Filespec"), NameObject("/F"): TextStringObject(name),
+            NameObject("/UF"): TextStringObject(name),
+            NameObject("/EF"): DictionaryObject({NameObject("/F"): IndirectObject(data_number, 0, None)})}))
+        self.embedded.append((name, spec_number))
+
     def close(self) -> None:
         ref = lambda n: IndirectObject(n, 0, None)  # noqa: E731
         kids = self.front + self.kids
@@ -95,6 +114,12 @@ class PdfConcatenator:
             catalog[NameObject("/PageLabels")] = DictionaryObject({NameObject("/Nums"): ArrayObject([
                 NumberObject(0), DictionaryObject({NameObject("/S"): NameObject("/r")}),
                 NumberObject(len(self.front)), DictionaryObject({NameObject("/S"): NameObject("/D")})])})
+        if self.embedded:  # a name tree's keys in sorted order
+            names = ArrayObject()
+            for name, number in sorted(self.embedded):
+                names.extend([TextStringObject(name), ref(number)])
+            catalog[NameObject("/Names")] = DictionaryObject({NameObject("/EmbeddedFiles"): DictionaryObject(
+                {NameObject("/Names"): names})})
         if self.bookmarks:
             catalog[NameObject("/Outlines")] = ref(self._write_bookmarks())
             catalog[NameObject("/PageMode")] = NameObject("/UseOutlines")

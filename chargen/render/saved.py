@@ -1,8 +1,10 @@
-"""Saved characters (JSON or YAML, possibly edited by hand) read back for rendering.
+"""Saved characters read back for rendering: chargen JSON or YAML (possibly edited by hand),
+MEG JSON (an enemies list or a party) and PDFs chargen wrote, through
+:func:`chargen.readers.read_documents`.
 
 Every file is read and validated against the schema before any sheet is
 written, so a bad file stops the command with nothing half done; then the
-documents are read again one at a time while the sheets are rendered, so a
+files are read again one at a time while the sheets are rendered, so a
 thousand files never sit in memory together.
 """
 
@@ -10,8 +12,9 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import NamedTuple
 
 from chargen.errors import CharacterError, RulesError
 from chargen.output import character_stem
@@ -26,8 +29,24 @@ def _text(path: Path) -> str:
         raise CharacterError(str(e)) from None
 
 
-def read_character(path: Path) -> dict:
-    return parse_document(_text(path), str(path))
+class Planned(NamedTuple):
+    """One character to render: the file, its place in the file, its sheets' stem and its label."""
+
+    path: Path
+    position: int
+    stem: str
+    label: str
+
+
+def read_character(path: Path, notice: Callable[[str], None] | None = None) -> dict:
+    """The one character in ``path`` (a file of several is an error that says how to render them)."""
+    from chargen.readers import read_documents
+
+    docs = read_documents(path, notice)
+    if len(docs) != 1:
+        raise CharacterError(f"{path}: holds {len(docs)} characters (render it with -o DIR for "
+                             f"{'all of them' if docs else 'a batch'})")
+    return docs[0][1]
 
 
 def is_manifest(path: Path) -> bool:
@@ -40,28 +59,41 @@ def is_manifest(path: Path) -> bool:
         return False
 
 
-def plan(paths: list[Path], modules: tuple | None = ()) -> list[tuple[Path, str]]:
+def plan(paths: list[Path], modules: tuple | None = (),
+         notice: Callable[[str], None] | None = None) -> list[Planned]:
     """Validate every file and name its sheets; two characters may not share a name.
 
     Batch manifests among the files are left out. ``modules`` are rules modules
     loaded with the user's ``--rules``/``--rules-dir``, for sheets that need the
-    rules a character was made with (None: do not check the rules yet).
+    rules a character was made with (None: do not check the rules yet). ``notice``
+    is told, one line each, what of a MEG file cannot be read.
     """
-    stems: dict[str, Path] = {}
+    from chargen.readers import read_documents
+
+    stems: dict[str, str] = {}
     out = []
     for path in paths:
-        if is_manifest(path):
-            continue
-        doc = read_character(path)
-        if modules is not None:
-            _check_rules(doc, path, modules)
-        stem = character_stem(doc["seed"]["index"], doc["identity"]["name"])
-        if stem in stems:
-            raise CharacterError(f"{stems[stem]} and {path} would both be written as {stem}.* "
-                                 f"(same index and name; rename one or render them separately)")
-        stems[stem] = path
-        out.append((path, stem))
+        for position, (label, doc) in enumerate(read_documents(path, notice)):
+            if modules is not None:
+                _check_rules(doc, label, modules)
+            stem = character_stem(doc["seed"]["index"], doc["identity"]["name"])
+            if stem in stems:
+                raise CharacterError(f"{stems[stem]} and {label} would both be written as {stem}.* "
+                                     f"(same index and name; rename one or render them separately)")
+            stems[stem] = label
+            out.append(Planned(path, position, stem, label))
     return out
+
+
+def _documents(planned: list[Planned]) -> Iterator[tuple[Planned, dict]]:
+    """The planned characters' documents, each file read once, in the planned order."""
+    from chargen.readers import read_documents
+
+    current, docs = None, []
+    for p in planned:
+        if p.path != current:
+            current, docs = p.path, read_documents(p.path)
+        yield p, docs[p.position][1]
 
 
 def _check_rules(doc: dict, path: Path, modules: tuple = ()) -> None:
@@ -81,31 +113,31 @@ def _check_rules(doc: dict, path: Path, modules: tuple = ()) -> None:
             raise CharacterError(f"{path}: {e}") from None
 
 
-def characters(planned: list[tuple[Path, str]]) -> Iterator[tuple[str, dict, dict]]:
-    for path, stem in planned:
-        yield stem, read_character(path), {}
+def characters(planned: list[Planned]) -> Iterator[tuple[str, dict, dict]]:
+    for p, doc in _documents(planned):
+        yield p.stem, doc, {}
 
 
-def system_ids(planned: list[tuple[Path, str]]) -> list[str]:
+def system_ids(planned: list[Planned]) -> list[str]:
     """The rules modules the planned characters name, in first-seen order."""
-    return list(dict.fromkeys(read_character(path)["system"]["id"] for path, _ in planned))
+    return list(dict.fromkeys(doc["system"]["id"] for _, doc in _documents(planned)))
 
 
-def check_rules(planned: list[tuple[Path, str]], modules: tuple) -> None:
+def check_rules(planned: list[Planned], modules: tuple) -> None:
     """Every planned character's sheet can be given the rules it was made with."""
-    for path, _ in planned:
-        _check_rules(read_character(path), path, modules)
+    for p, doc in _documents(planned):
+        _check_rules(doc, p.label, modules)
 
 
 _SHEET_NAME = re.compile(r"(?P<index>[0-9]{4,})-[a-z0-9-]+\.(?P<suffix>[a-z]+)")
 
 
-def earlier_names(folder: Path, planned: list[tuple[Path, str]], suffixes: tuple[str, ...]) -> list[str]:
+def earlier_names(folder: Path, planned: list[Planned], suffixes: tuple[str, ...]) -> list[str]:
     """Sheets in ``folder`` of the planned characters' indices under another name (a character
     renamed by hand, rendered again into its folder): files named like chargen's sheets, with a
     suffix of the formats rendered now, that this render does not write."""
-    written = {f"{stem}.{s}" for _, stem in planned for s in suffixes}
-    indices = {stem.split("-", 1)[0] for _, stem in planned}
+    written = {f"{p.stem}.{s}" for p in planned for s in suffixes}
+    indices = {p.stem.split("-", 1)[0] for p in planned}
     out = []
     for p in sorted(folder.iterdir()):
         m = _SHEET_NAME.fullmatch(p.name)
