@@ -108,3 +108,33 @@ def test_batch_files_go_to_stdout_without_o():
     assert r.exit_code == 0 and len(json.loads(r.stdout)) == 1  # one character: an enemies list of one
     r = run("generate", "--seed", "8", "--count", "2", "--format", "foundry")
     assert r.exit_code == 2 and "foundry is written for one character only" in r.stderr
+
+
+MIXED = ["generate", "--seed", "5", "--count", "4", "--format", "json,pdf,csv,meg,statblock", "--jobs", "2"]
+
+
+def test_ctrl_c_while_sheets_are_drawn_with_batch_files_then_resume_gives_the_same_bytes(tmp_path, monkeypatch):
+    from tests.test_batch_sheets import interrupt_after
+
+    whole_dir = tmp_path / "whole"
+    assert run(*MIXED, "-o", whole_dir).exit_code == 0
+    m = json.loads((whole_dir / "manifest.json").read_text())
+    assert list(m["batch_files"]) == ["party.pdf", "index.html", "roster.csv", "party.meg.json",
+                                      "chargen-d100-layout.json"]
+    out = tmp_path / "out"
+    interrupt_after(monkeypatch, 2)
+    r = run(*MIXED, "-o", out)
+    monkeypatch.undo()
+    assert r.exit_code == 130 and not (out / "roster.csv").exists() and not (out / "party.pdf").exists()
+    assert run("generate", "-o", out, "--resume", "--jobs", "1").exit_code == 0
+    assert snapshot(out) == snapshot(whole_dir)
+
+
+def test_an_engine_without_its_own_columns_gets_the_common_ones():
+    from chargen.formats import FORMATS, BatchInfo
+
+    doc = {"system": {"id": "toy", "name": "Toy", "version": "1", "engine": "toy"}, "seed": {"batch": 1, "index": 2},
+           "identity": {"name": "Pip", "sex": "", "age": 3}}
+    csv_bytes = FORMATS["csv"].join([FORMATS["csv"].part(doc)], BatchInfo("toy", "t"))
+    assert csv_bytes.decode("utf-8-sig") == "index,name,sex,age,system,seed\r\n2,Pip,,3,toy,1\r\n"
+    assert FORMATS["text"].part(doc) == "Pip\ntoy · Toy 1 · seed 1 · index 2 · 3\n"

@@ -60,6 +60,7 @@ def generate_cmd(ctx: click.Context, system_id: str, seed: int | None, count: in
         chargen generate --seed 42 --count 20 -o party/ --resume
         chargen generate --system d100 --seed 42 --count 6 --format json,html,pdf -o lanterns/ --party-name "The Red Lanterns"
         chargen generate --system d100 --seed 7 --format pdf --paper letter -o out/
+        chargen generate --system d100 --seed 42 --count 6 --format json,csv,text,meg,foundry,statblock -o vtt/
     """
     from chargen.rules import load_module
 
@@ -212,7 +213,7 @@ def render_cmd(files: tuple[Path, ...], formats: str, output: Path | None, force
     Examples:
         chargen render party/*.json --format pdf -o prints/
         chargen render party/0003-faxi-the-grim.json --format html > faxi.html
-        chargen render encounter.meg.json -o encounter/
+        chargen render examples/meg/bandits.meg.json -o bandits/
         chargen render prints/party.pdf --format html -o again/
         chargen render grim/*.json --rules examples/house-rules/grim-north.yaml -o grim-prints/
     """
