@@ -15,7 +15,9 @@ nesting refused), so a file from elsewhere cannot do more than fail with one lin
 
 from __future__ import annotations
 
+import contextlib
 import io
+import logging
 from collections.abc import Callable
 from pathlib import Path
 
@@ -77,7 +79,12 @@ def read_pdf(path: Path) -> list[tuple[str, dict]]:
 
 
 def embedded_files(data: bytes, label: str) -> dict[str, bytes]:
-    """A PDF's embedded files, by name, in the PDF's order (names over the cap are refused)."""
+    """A PDF's embedded files, by name, in the PDF's order (a file over the cap is refused)."""
+    with _quiet("pypdf"):
+        return _attachments(data, label)
+
+
+def _attachments(data: bytes, label: str) -> dict[str, bytes]:
     from pypdf import PdfReader
     from pypdf.errors import PyPdfError
 
@@ -92,6 +99,20 @@ def embedded_files(data: bytes, label: str) -> dict[str, bytes]:
         return out
     except (PyPdfError, ValueError, KeyError, TypeError, AttributeError, RecursionError) as e:
         raise CharacterError(f"{label}: not a PDF chargen can read ({str(e)[:80] or type(e).__name__})") from None
+
+
+@contextlib.contextmanager
+def _quiet(name: str):
+    """Keep a library's warnings about a damaged file off stderr: the error says it in one line."""
+    logger = logging.getLogger(name)
+    handler, propagate = logging.NullHandler(), logger.propagate
+    logger.addHandler(handler)
+    logger.propagate = False
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+        logger.propagate = propagate
 
 
 def _read(path: Path, cap: int) -> bytes:

@@ -174,3 +174,34 @@ def test_a_json_list_that_is_not_meg_is_refused(tmp_path):
     (tmp_path / "l.json").write_text("[1, 2]")
     with pytest.raises(CharacterError, match="a JSON list that is not a MEG enemies list"):
         read_documents(tmp_path / "l.json")
+
+
+def _pdf_with(tmp_path, files: dict) -> Path:
+    writer = pypdf.PdfWriter()
+    writer.add_blank_page(100, 100)
+    for name, data in files.items():
+        writer.add_attachment(name, data)
+    path = tmp_path / "made.pdf"
+    with open(path, "wb") as f:
+        writer.write(f)
+    return path
+
+
+@pytest.mark.parametrize("files, message", [
+    ({"character.json": b"{\"schema\": 1"}, "#character.json:1: not valid JSON"),
+    ({"character.json": b"{\"schema\": \"chargen-character/1\"}"}, "#character.json: (top level): 'system' is a required property"),
+    ({"character.json": b"\xff\xfe"}, "#character.json: not UTF-8 text"),
+    ({"character.json": b" " * 1_000_001}, "#character.json: embedded file larger than 1000000 bytes"),
+])
+def test_a_hostile_embedded_document_is_one_clear_line(files, message, tmp_path):
+    path = _pdf_with(tmp_path, files)
+    r = run("render", path, "-o", tmp_path / "out")
+    assert r.exit_code == 1 and r.stderr.startswith(f"Error: {path}") and message in r.stderr, r.stderr
+    assert len(r.stderr.splitlines()) == 1
+
+
+def test_a_truncated_pdf_is_one_clear_line(doc, renderer, tmp_path):
+    data = FORMATS["pdf"].to_bytes(doc, renderer)
+    (tmp_path / "cut.pdf").write_bytes(data[: len(data) // 3])
+    r = run("render", tmp_path / "cut.pdf", "-o", tmp_path / "out")
+    assert r.exit_code == 1 and r.stderr == f"Error: {tmp_path / 'cut.pdf'}: not a PDF chargen can read (Stream has ended unexpectedly)\n"
