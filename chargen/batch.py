@@ -73,7 +73,7 @@ def data_writers() -> dict[str, Writer]:
 
 
 def identity(module: RulesModule, batch_seed: int, indices: range, formats: tuple[Format, ...],
-             sheets: SheetOptions | None = None) -> dict:
+             sheets: SheetOptions | None = None, title: str | None = None) -> dict:
     """What makes a batch the same batch: the manifest's fields that --resume checks
     (with ``sheets``, the options that change a sheet's bytes: paper and party name)."""
     ident = {
@@ -91,13 +91,16 @@ def identity(module: RulesModule, batch_seed: int, indices: range, formats: tupl
     if sheets is not None:
         ident.update(paper=sheets.paper, party_name=sheets.title)
     elif any(f.batch_file for f in formats):  # a batch file may carry the party's name (meg's party_name)
-        ident.update(party_name=batch_title(module, batch_seed, None))
+        ident.update(party_name=title or batch_title(None))
     return ident
 
 
-def batch_title(module: RulesModule, batch_seed: int, sheets: SheetOptions | None) -> str:
-    """The party's name in batch files: --party-name, else the system's name and the seed."""
-    return sheets.title if sheets is not None else f"{module.name} seed {batch_seed}"
+def batch_title(sheets: SheetOptions | None) -> str:
+    """The party's name in batch files (party.pdf's title, meg's party_name): --party-name, else
+    the same default as party.pdf's."""
+    from chargen.render.bundle import DEFAULT_PARTY_NAME
+
+    return sheets.title if sheets is not None else DEFAULT_PARTY_NAME
 
 
 def manifest(ident: dict, result: BatchResult) -> dict:
@@ -113,6 +116,7 @@ class _Job:
     batch_seed: int
     folder: Path
     formats: tuple[Format, ...]
+    title: str  # the party's name in batch files
 
     @property
     def data(self) -> tuple[Format, ...]:
@@ -174,7 +178,7 @@ def write_batch(module: RulesModule, batch_seed: int, indices: range, folder: Pa
     manifest are the same bytes as with one process. The folder is locked for the
     call (:func:`chargen.output.lock_folder`): a second batch into it fails at once.
     """
-    job = _Job(module, batch_seed, folder, _formats(formats, writers))
+    job = _Job(module, batch_seed, folder, _formats(formats, writers), batch_title(sheets))
     for fmt in job.formats:
         fmt.check_engine(module.engine)
     options = _sheet_options(job, sheets)
@@ -184,7 +188,7 @@ def write_batch(module: RulesModule, batch_seed: int, indices: range, folder: Pa
 
 def _run(job: _Job, indices: range, options: SheetOptions | None, progress, resume: bool, jobs: int) -> BatchResult:
     folder = job.folder
-    ident = identity(job.module, job.batch_seed, indices, job.formats, options)
+    ident = identity(job.module, job.batch_seed, indices, job.formats, options, job.title)
     result = BatchResult(folder, batch_files={} if batch_files(job.formats) else None)
     state = resume_state(folder, ident, indices, job.formats) if resume else ResumeState()
     result.redone = state.redone
@@ -200,7 +204,7 @@ def _run(job: _Job, indices: range, options: SheetOptions | None, progress, resu
             _draw_batch(job, indices, state, record, options, progress)
         else:
             _write_data_batch(job, [i for i in indices if i not in state.done], record, progress, jobs)
-        _write_whole(job, indices, record, BatchInfo(job.module.engine, batch_title(job.module, job.batch_seed, options)))
+        _write_whole(job, indices, record, BatchInfo(job.module.engine, job.title))
     except BaseException as e:
         _stopped(record, len(indices), e)
         raise

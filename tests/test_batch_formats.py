@@ -138,3 +138,15 @@ def test_an_engine_without_its_own_columns_gets_the_common_ones():
     csv_bytes = FORMATS["csv"].join([FORMATS["csv"].part(doc)], BatchInfo("toy", "t"))
     assert csv_bytes.decode("utf-8-sig") == "index,name,sex,age,system,seed\r\n2,Pip,,3,toy,1\r\n"
     assert FORMATS["text"].part(doc) == "Pip\ntoy · Toy 1 · seed 1 · index 2 · 3\n"
+
+
+def test_party_name_names_the_meg_party_and_resume_keeps_it(tmp_path):
+    out = tmp_path / "out"
+    r = run("generate", "--seed", "3", "--count", "2", "--format", "meg", "--party-name", "Ford bandits", "-o", out)
+    assert r.exit_code == 0, r.output
+    assert json.loads((out / "party.meg.json").read_text())["party_name"] == "Ford bandits"
+    assert json.loads((out / "manifest.json").read_text())["party_name"] == "Ford bandits"
+    r = run("generate", "-o", out, "--resume", "--party-name", "Others")
+    assert r.exit_code == 1 and "--party-name: Ford bandits in the manifest, Others now" in r.stderr
+    r = run("generate", "--seed", "3", "--count", "2", "--format", "meg", "-o", tmp_path / "default")
+    assert json.loads((tmp_path / "default" / "party.meg.json").read_text())["party_name"] == "The party"

@@ -150,7 +150,7 @@ def _stream(module, batch_seed: int, indices: range, fmts: tuple[str, ...], sing
         raise click.UsageError(f"without -o, give exactly one --format ({', '.join(FORMAT_NAMES[:-1])} "
                                f"or {FORMAT_NAMES[-1]})")
     if fmts[0] not in ("json", "yaml") and fmts[0] not in SHEET_FORMATS:
-        _other_to_stdout(module, batch_seed, indices, fmts[0])
+        _other_to_stdout(module, batch_seed, indices, fmts[0], options)
         return
     if fmts[0] in SHEET_FORMATS:
         if len(indices) != 1:
@@ -164,7 +164,7 @@ def _stream(module, batch_seed: int, indices: range, fmts: tuple[str, ...], sing
     write_stream(fmts[0], docs, sys.stdout)  # each document as it is made: memory stays flat
 
 
-def _other_to_stdout(module, batch_seed: int, indices: range, name: str) -> None:
+def _other_to_stdout(module, batch_seed: int, indices: range, name: str, options) -> None:
     """A format for other tools: its batch file (a roster, blocks, a MEG list) for any count,
     else its one file for one character."""
     from chargen.batch import batch_title
@@ -175,7 +175,7 @@ def _other_to_stdout(module, batch_seed: int, indices: range, name: str) -> None
     fmt.check_engine(module.engine)
     if fmt.batch_file and fmt.batch_holds_characters and not (fmt.per_character and len(indices) == 1):
         parts = [fmt.part(doc) for doc in characters(module, batch_seed, indices)]
-        data = fmt.join(parts, BatchInfo(module.engine, batch_title(module, batch_seed, None)))
+        data = fmt.join(parts, BatchInfo(module.engine, batch_title(options)))
     elif len(indices) != 1:
         raise click.UsageError(f"without -o, {name} is written for one character only (use -o DIR for a batch)")
     else:

@@ -24,7 +24,7 @@ import json
 import textwrap
 
 from chargen.formats import BatchInfo, Format
-from chargen.formats.d100view import dice_lower, range_text, signed_dm, weapon_damage
+from chargen.formats.d100view import range_text, signed_dm, weapon_damage
 
 MEG_STATS = ("STR", "CON", "SIZ", "DEX", "INT", "POW", "CHA")
 SPELL_LISTS = ("folk_spells", "theism_spells", "sorcery_spells", "mysticism_spells")
@@ -140,5 +140,3 @@ class MegFormat(Format):
         return (f'{{\n  "party_name": {json.dumps(info.title, ensure_ascii=False)},\n  "enemies": [\n{enemies}\n  ],\n'
                 f'  "additional_features": []\n}}\n').encode("utf-8")
 
-
-__all__ = ["MegFormat", "npc", "dice_lower"]
