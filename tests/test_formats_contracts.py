@@ -255,3 +255,37 @@ def test_statblock_note_front_matter_holds_what_the_layout_reads(docs):
 
 def test_statblock_layout_is_the_same_bytes_for_any_batch(docs):
     assert batch("statblock", docs["d100"][:1]) == batch("statblock", docs["d100"])
+
+
+# --- any seed ----------------------------------------------------------------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+SEEDS = st.integers(0, 2**64 - 1)
+INDICES = st.integers(0, 5000)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(seed=SEEDS, index=INDICES)
+def test_any_d100_character_meets_the_meg_rules_and_reads_back(d100, seed, index):
+    from chargen.formats.meg_read import read_meg
+
+    doc = make_character(d100, seed, index)
+    data = json.loads(FORMATS["meg"].to_bytes(doc))
+    check_npc(data[0], doc)
+    notices = []
+    (_, back), = read_meg(data, "x", notices.append)
+    assert json.loads(FORMATS["meg"].to_bytes(back)) == data and notices == []
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
+@given(system=st.sampled_from(SYSTEMS), seed=SEEDS, index=INDICES)
+def test_any_character_makes_one_csv_row_and_one_text_block(docs, system, seed, index):
+    from chargen.rules import load_builtin
+
+    doc = make_character(load_builtin(system), seed, index)
+    rows = list(csv.reader(io.StringIO(batch("csv", [doc]).decode("utf-8-sig"), newline="")))
+    assert len(rows) == 2 and len(rows[0]) == len(rows[1]) and rows[1][1].lstrip("'") == doc["identity"]["name"]
+    text = batch("text", [doc, doc]).decode("utf-8")
+    assert text.count("\n---\n") == 1 and text.split("\n", 1)[0] == doc["identity"]["name"]
