@@ -152,6 +152,8 @@ def test_render_takes_a_meg_party(tmp_path):
     assert r.exit_code == 0, r.output
     assert r.stderr.count("not read") == 5 and r.stderr.startswith(f"chargen: {EXAMPLE}[0] (Orsk the Tall): cult_rank")
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["0000-orsk-the-tall.html", "index.html"]
+    sheet = (tmp_path / "out" / "0000-orsk-the-tall.html").read_text()
+    assert "read from MEG JSON: made elsewhere" in sheet and "reproduce with" not in sheet  # no command makes it
 
 
 @pytest.mark.parametrize("change, message", [
