@@ -207,3 +207,30 @@ def test_a_truncated_pdf_is_one_clear_line(doc, renderer, tmp_path):
     (tmp_path / "cut.pdf").write_bytes(data[: len(data) // 3])
     r = run("render", tmp_path / "cut.pdf", "-o", tmp_path / "out")
     assert r.exit_code == 1 and r.stderr == f"Error: {tmp_path / 'cut.pdf'}: not a PDF chargen can read (Stream has ended unexpectedly)\n"
+
+
+def _paths(value, path=()):
+    yield path
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        yield from _paths(item, path + (key,))
+
+
+def test_any_field_of_any_json_type_reads_or_is_one_clear_error():
+    """Every field of a MEG party replaced by every kind of JSON value: read, or a CharacterError."""
+    base = json.loads(EXAMPLE.read_text())
+    values = [None, True, 0, -5, 10**30, 1.5, "x", "", [], {}, [1], ["a"], {"a": 1}, [{"a": "b"}], [[1]], "01-03"]
+    tried = 0
+    for path in list(_paths(base))[1:]:
+        for value in values:
+            data = json.loads(json.dumps(base))
+            node = data
+            for key in path[:-1]:
+                node = node[key]
+            node[path[-1]] = value
+            try:
+                read_meg(data, "x", lambda m: None)
+            except CharacterError:
+                pass
+            tried += 1
+    assert tried > 1500

@@ -71,6 +71,23 @@ def _dice(value: str | None) -> str:
     return "0" if text in ("0", "-0") else (text if text.startswith("-") else "+" + text)
 
 
+def _list(value, where: str) -> list:
+    """A MEG list field: a list, or nothing (absent or null); anything else is an error."""
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise CharacterError(f"{where}: expected a list, not {type(value).__name__}")
+    return value
+
+
+def _mapping(value, where: str) -> dict:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise CharacterError(f"{where}: expected an object, not {type(value).__name__}")
+    return value
+
+
 def _span(text, where: str) -> list[int]:
     m = _RANGE.match(str(text)) or _ONE.match(str(text))
     if not m:
@@ -90,9 +107,12 @@ class NpcReader:
         self.label, self.npc, self.position, self.notice = label, npc, position, notice
         self.module = load_builtin("d100")
         self.rules = self.module.rules
-        self.features = [f for f in npc.get("features") or [] if isinstance(f, str)]
+        self.features = [f for f in _list(npc.get("features"), f"{label}: features") if isinstance(f, str)]
         self.used: set[int] = set()
         self.skipped: list[tuple[str, str]] = []
+
+    def field(self, key: str) -> list:
+        return _list(self.npc.get(key), f"{self.label}: {key}")
 
     def skip(self, field: str, why: str) -> None:
         self.skipped.append((field, f"{self.label}: {field}: {why}; not read"))
@@ -115,7 +135,7 @@ class NpcReader:
 
     def characteristics(self) -> dict[str, int]:
         stats = {}
-        for n, entry in enumerate(self.npc.get("stats") or []):
+        for n, entry in enumerate(self.field("stats")):
             if not isinstance(entry, dict) or len(entry) != 1:
                 raise CharacterError(f"{self.label}: stats[{n}]: expected one {{\"STR\": n}} object")
             (key, value), = entry.items()
@@ -134,7 +154,7 @@ class NpcReader:
         from chargen.systems.d100.generate import combat_abilities
 
         combat = combat_abilities(self.rules, chars)
-        attrs = self.npc.get("attributes") if isinstance(self.npc.get("attributes"), dict) else {}
+        attrs = _mapping(self.npc.get("attributes"), f"{self.label}: attributes")
         for m in self.feature(_BONUS):
             combat.update(attack=int(m[1]), parry=int(m[2]), defence=int(m[3]))
         if "damage_modifier" in attrs:
@@ -157,7 +177,7 @@ class NpcReader:
     def hit_locations(self) -> list[dict]:
         known = {loc.label.lower(): loc for loc in self.rules.locations}
         out = []
-        for n, h in enumerate(self.npc.get("hit_locations") or []):
+        for n, h in enumerate(self.field("hit_locations")):
             where = f"{self.label}: hit_locations[{n}]"
             if not isinstance(h, dict) or "name" not in h:
                 raise CharacterError(f"{where}: expected {{name, range, hp, ap}}")
@@ -177,7 +197,7 @@ class NpcReader:
 
         out = skills(self.rules, chars, categories)
         by_label = {s["label"].lower(): s for s in out}
-        for n, entry in enumerate(self.npc.get("skills") or []):
+        for n, entry in enumerate(self.field("skills")):
             if not isinstance(entry, dict) or len(entry) != 1:
                 raise CharacterError(f"{self.label}: skills[{n}]: expected one {{\"Skill\": total}} object")
             (name, total), = entry.items()
@@ -194,11 +214,11 @@ class NpcReader:
         known = {w.label.lower(): w for w in self.rules.weapons.values()}
         parry = {m[1].lower(): int(m[2]) for m in self.feature(_PARRY)}
         out = []
-        for n, style in enumerate(self.npc.get("combat_styles") or []):
+        for n, style in enumerate(self.field("combat_styles")):
             if not isinstance(style, dict):
                 raise CharacterError(f"{self.label}: combat_styles[{n}]: expected {{name, value, weapons}}")
             value = _int(style.get("value", 0), f"{self.label}: combat_styles[{n}].value")
-            for k, w in enumerate(style.get("weapons") or []):
+            for k, w in enumerate(_list(style.get("weapons"), f"{self.label}: combat_styles[{n}].weapons")):
                 out.append(self.weapon(w, value, parry, known, combat, f"{self.label}: combat_styles[{n}].weapons[{k}]"))
         return out
 
@@ -230,7 +250,7 @@ class NpcReader:
         }
 
     def armour(self, locations: list[dict]) -> list[dict]:
-        enc = {str(e.get("name")): e.get("enc", 0) for e in self.npc.get("equipment") or [] if isinstance(e, dict)}
+        enc = {str(e.get("name")): e.get("enc", 0) for e in self.field("equipment") if isinstance(e, dict)}
         pieces = {m[1]: int(m[2]) for m in self.feature(_ARMOUR)}
         for loc in locations:
             for label in loc["armour"]:
@@ -242,14 +262,14 @@ class NpcReader:
 
     def equipment(self, armour: list[dict]) -> list[str]:
         worn = {a["label"] for a in armour}
-        return [str(e["name"]) for e in self.npc.get("equipment") or []
+        return [str(e["name"]) for e in self.field("equipment")
                 if isinstance(e, dict) and "name" in e and str(e["name"]) not in worn]
 
     def unread(self) -> None:
         for key in SPELL_LISTS + ("cults", "spirits"):
-            if self.npc.get(key):
-                self.skip(key, f"{len(self.npc[key])} entr{'ies' if len(self.npc[key]) != 1 else 'y'}; "
-                          "D100 II characters here have none")
+            n = len(self.field(key))
+            if n:
+                self.skip(key, f"{n} entr{'ies' if n != 1 else 'y'}; D100 II characters here have none")
         if self.npc.get("cult_rank") not in (None, "None", ""):
             self.skip("cult_rank", "D100 II has no cult rank")
         if self.npc.get("natural_armor"):
@@ -271,7 +291,7 @@ class NpcReader:
         combat = self.combat(chars)
         locations = self.hit_locations()
         armour = self.armour(locations)
-        profile = npc.get("profile") if isinstance(npc.get("profile"), dict) else {}
+        profile = _mapping(npc.get("profile"), f"{self.label}: profile")
         notes = str(npc.get("notes") or "")
         head = _HEAD.match(notes.split("\n", 1)[0])
         background = next((f[len("Background: "):] for f in self.features if f.startswith("Background: ")),
@@ -312,12 +332,13 @@ def read_meg(data: object, label: str, notice: Notice) -> list[tuple[str, dict]]
     from chargen.serialize import validate
 
     out = []
-    for i, npc in enumerate(npcs(data)):
+    for i, npc in enumerate(_list(npcs(data), f"{label}: enemies")):
         name = npc.get("name") if isinstance(npc, dict) else None
         where = f"{label}[{i}]" + (f" ({str(name)[:60]})" if name else "")
         doc = NpcReader(where, npc, i, notice).document()
         validate(doc, where)
         out.append((where, doc))
-    if isinstance(data, dict) and data.get("additional_features"):
-        notice(f"{label}: additional_features: {len(data['additional_features'])} party feature(s); not read")
+    extra = _list(data.get("additional_features"), f"{label}: additional_features") if isinstance(data, dict) else []
+    if extra:
+        notice(f"{label}: additional_features: {len(extra)} party feature{'s' if len(extra) != 1 else ''}; not read")
     return out
