@@ -129,6 +129,11 @@ def test_a_meg_file_from_elsewhere_reads_with_one_line_per_field_not_read():
         f"{where}: cult_rank: D100 II has no cult rank; not read",
         f"{where}: skills[0] 'Athletics': D100 II has no skill of that name; not read",
         f"{where}: folk_spells: 1 entry; D100 II characters here have none; not read",
+        f"{where}: combat_styles[0].weapons[0].ap: D100 II weapons have no armour points (only shields); not read",
+        f"{where}: combat_styles[0].weapons[0].effects: D100 II knows one of impale, slash, crush; not read",
+        f"{where}: combat_styles[0].weapons[1].ap: D100 II weapons have no armour points (only shields); not read",
+        f"{where}: combat_styles[0].name 'Ford Bandit': D100 II has a skill per weapon, not combat styles "
+        "(its value is each weapon's attack); not read",
         f"{where}: attributes.strike_rank: Mythras strike rank has no D100 II equivalent (SIZ and DEX strike "
         "ranks are taken from the D100 II rules); not read",
         f"{where}: features 'Combat Style Trait: Intimidating Scream': not a feature chargen reads; not read",
@@ -150,7 +155,7 @@ def test_a_meg_file_from_elsewhere_reads_with_one_line_per_field_not_read():
 def test_render_takes_a_meg_party(tmp_path):
     r = run("render", EXAMPLE, "--format", "html", "-o", tmp_path / "out")
     assert r.exit_code == 0, r.output
-    assert r.stderr.count("not read") == 5 and r.stderr.startswith(f"chargen: {EXAMPLE}[0] (Orsk the Tall): cult_rank")
+    assert r.stderr.count("not read") == 9 and r.stderr.startswith(f"chargen: {EXAMPLE}[0] (Orsk the Tall): cult_rank")
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["0000-orsk-the-tall.html", "index.html"]
     sheet = (tmp_path / "out" / "0000-orsk-the-tall.html").read_text()
     assert "read from MEG JSON: made elsewhere" in sheet and "reproduce with" not in sheet  # no command makes it
@@ -234,3 +239,22 @@ def test_any_field_of_any_json_type_reads_or_is_one_clear_error():
                 pass
             tried += 1
     assert tried > 1500
+
+
+def test_a_meg_npc_from_elsewhere_keeps_every_field_chargen_reads():
+    """MEG -> chargen -> MEG: what chargen reads comes out as it came in."""
+    original = json.loads(EXAMPLE.read_text())["enemies"][0]
+    (_, doc), = read_documents(EXAMPLE)
+    again = npc(doc)
+    assert again["name"] == original["name"] and again["stats"] == original["stats"]
+    totals = {k: v for s in again["skills"] for k, v in s.items()}
+    assert all(totals[k] == v for s in original["skills"] for k, v in s.items() if k != "Athletics")
+    assert [{k: h[k] for k in ("name", "range", "hp", "ap")} for h in again["hit_locations"]] == original["hit_locations"]
+    weapons = [w for s in again["combat_styles"] for w in s["weapons"]]
+    assert [(w["name"], w["damage"], w["type"], w["hp"]) for w in weapons] == \
+        [(w["name"], w["damage"], w["type"], w["hp"]) for w in original["combat_styles"][0]["weapons"]]
+    assert [s["value"] for s in again["combat_styles"]] == [55, 55]
+    assert weapons[1]["range"].split("/")[0] == "10" and weapons[0]["add_damage_modifier"] is True
+    for key in ("damage_modifier", "magic_points", "movement"):
+        assert again["attributes"][key] == original["attributes"][key]
+    assert again["notes"].endswith(original["notes"])

@@ -24,7 +24,7 @@ import re
 from collections.abc import Callable
 
 from chargen.errors import CharacterError
-from chargen.formats.meg import MEG_STATS, SPELL_LISTS
+from chargen.formats.meg import MEG_STATS, MELEE_REACH, MISSILE_REACH, SIZE, SPELL_LISTS
 
 Notice = Callable[[str], None]
 _RANGE = re.compile(r"^\s*(\d{1,3})\s*-\s*(\d{1,3})\s*$")
@@ -218,9 +218,28 @@ class NpcReader:
             if not isinstance(style, dict):
                 raise CharacterError(f"{self.label}: combat_styles[{n}]: expected {{name, value, weapons}}")
             value = _int(style.get("value", 0), f"{self.label}: combat_styles[{n}].value")
-            for k, w in enumerate(_list(style.get("weapons"), f"{self.label}: combat_styles[{n}].weapons")):
+            weapons = _list(style.get("weapons"), f"{self.label}: combat_styles[{n}].weapons")
+            for k, w in enumerate(weapons):
                 out.append(self.weapon(w, value, parry, known, combat, f"{self.label}: combat_styles[{n}].weapons[{k}]"))
+                self.weapon_unread(w, f"combat_styles[{n}].weapons[{k}]")
+            names = {str(w.get("name")) for w in weapons if isinstance(w, dict)}
+            if style.get("name") is not None and str(style["name"]) not in names:
+                self.skip(f"combat_styles[{n}].name {str(style['name'])[:60]!r}",
+                          "D100 II has a skill per weapon, not combat styles (its value is each weapon's attack)")
         return out
+
+    def weapon_unread(self, w: dict, where: str) -> None:
+        """A line for each weapon field D100 II has no place for (chargen's own defaults say nothing)."""
+        shield = "shield" in str(w.get("type", ""))
+        if not shield and w.get("ap") not in (None, 0):
+            self.skip(f"{where}.ap", "D100 II weapons have no armour points (only shields)")
+        ranged = "ranged" in str(w.get("type", ""))
+        for key, default in (("size", SIZE), ("reach", MISSILE_REACH if ranged else MELEE_REACH)):
+            if w.get(key) not in (None, default):
+                self.skip(f"{where}.{key}", f"D100 II has no weapon {key}")
+        effects = [e.strip() for e in str(w.get("effects") or "").split(",") if e.strip()]
+        if [e for e in effects if e.lower() not in ("impale", "slash", "crush")] or len(effects) > 1:
+            self.skip(f"{where}.effects", "D100 II knows one of impale, slash, crush")
 
     def weapon(self, w: dict, value: int, parry: dict, known: dict, combat: dict, where: str) -> dict:
         if not isinstance(w, dict) or "name" not in w:
@@ -233,7 +252,8 @@ class NpcReader:
             damage = None
         reach = str(w.get("range") or "").split("/")
         rng = next((int(p) for p in reach if p.strip().isdigit()), None) if kind == "missile" else None
-        special = str(w.get("effects") or "").lower() or None
+        special = next((e.strip().lower() for e in str(w.get("effects") or "").split(",")
+                        if e.strip().lower() in ("impale", "slash", "crush")), None)
         return {
             "id": rule.id if rule else ident(name), "label": name, "kind": kind,
             "base": rule.base if rule else 0,
