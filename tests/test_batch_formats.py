@@ -150,3 +150,14 @@ def test_party_name_names_the_meg_party_and_resume_keeps_it(tmp_path):
     assert r.exit_code == 1 and "--party-name: Ford bandits in the manifest, Others now" in r.stderr
     r = run("generate", "--seed", "3", "--count", "2", "--format", "meg", "-o", tmp_path / "default")
     assert json.loads((tmp_path / "default" / "party.meg.json").read_text())["party_name"] == "The party"
+
+
+def test_worker_processes_give_the_same_batch_files(tmp_path, monkeypatch):
+    from chargen import batch as batchmod
+
+    monkeypatch.setattr(batchmod, "PARALLEL_MIN", 4)
+    monkeypatch.setattr(batchmod, "CHUNK", 3)
+    one, two = tmp_path / "one", tmp_path / "two"
+    assert run("generate", "--seed", "3", "--count", "10", "--format", "csv,text,meg", "-o", one, "--jobs", "1").exit_code == 0
+    assert run("generate", "--seed", "3", "--count", "10", "--format", "csv,text,meg", "-o", two, "--jobs", "2").exit_code == 0
+    assert snapshot(one) == snapshot(two)
