@@ -242,6 +242,17 @@ def file_cursors(docs: dict[str, Located], files: tuple[str, ...], problems: Pro
     return cursors
 
 
+def optional_cursor(docs: dict[str, Located], name: str, problems: Problems) -> Cursor | None:
+    """A cursor at the top of an optional rules file (archetypes.yaml), None when the module has none."""
+    if name not in docs:
+        return None
+    c = Cursor.root(docs[name], problems)
+    if not isinstance(c.value, dict):
+        c.fail("expected a mapping at the top of the file")
+        return None
+    return c
+
+
 # -- the ids an engine's code reads -------------------------------------------
 
 def declare_reads(groups: dict[str, dict[str, str]]) -> Reads:

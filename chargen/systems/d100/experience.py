@@ -67,7 +67,8 @@ def _check_years(text: str, max_years: int) -> list[str]:
     except DiceError as e:
         return [f"--years: {e}"]
     if d.minimum < 0 or d.maximum > max_years:
-        return [f"--years: {d} can give {d.minimum} to {d.maximum} years (expected 0 to {max_years})"]
+        what = f"{d} years is" if d.minimum == d.maximum else f"{d} can give {d.minimum} to {d.maximum} years, which is"
+        return [f"--years: {what} out of range (expected 0 to {max_years}: professions.yaml max_years)"]
     return []
 
 
