@@ -106,6 +106,7 @@ class Engine:
     layouts: Mapping[str, Layout] = field(default_factory=dict)
     archetypes: Callable = lambda rules: ()  # rules -> its archetypes (objects with id, label, varies)
     check_request: Callable = lambda rules, request: []  # (rules, request) -> problems (one line each)
+    key_figures: Callable = lambda doc: ()  # doc -> [(label, int)]: what `chargen stats` summarises
 
 
 def read_schema(package: str, name: str = "schema.json") -> dict:

@@ -63,7 +63,7 @@ def generate_cmd(ctx: click.Context, system_id: str, seed: int | None, count: in
         chargen generate --seed 42 --count 20 -o party/ --resume
         chargen generate --system d100 --seed 42 --count 6 --format json,html,pdf -o lanterns/ --party-name "The Red Lanterns"
         chargen generate --system d100 --seed 7 --format pdf --paper letter -o out/
-        chargen generate --system d100 --seed 7 --archetype town_guard --count 20 -o watch/
+        chargen generate --system d100 --seed 7 --archetype town_guard --count 20 -o town-guards/
         chargen generate --system d100 --seed 7 --profession soldier --years 1D6+2 --format yaml
     """
     from chargen.generate import check_request

@@ -38,6 +38,8 @@ ENGINE = register(Engine(
     layouts={"sheet": Layout("sheet", "kotm.html.j2", sheet_context, needs_rules=True)},
     archetypes=lambda rules: tuple(a.listing() for a in rules.archetypes.values()),
     check_request=check_request,
+    key_figures=lambda doc: [("Level", doc["level"]), ("SD", doc["sd"]), ("Save check", doc["save_check"]),
+                             ("Best damage modifier", max((w["damage_modifier"] for w in doc["weapons"]), default=0))],
 ))
 
 __all__ = ["ENGINE", "ROLL_OPTIONS", "build_rules", "generate", "resolve", "sheet_context"]

@@ -62,6 +62,9 @@ ENGINE = register(Engine(
     layouts={"sheet": Layout("sheet", "rtd.html.j2", sheet_context, needs_rules=True)},
     archetypes=lambda rules: tuple(a.listing() for a in rules.archetypes.values()),
     check_request=check_request,
+    key_figures=lambda doc: [(s["abbr"], s["value"]) for s in doc["stats"]]
+    + [("Best weapon damage", max((w["damage"] for w in doc["weapons"]), default=0))]
+    + [(f"{s['label']} XP", s["xp"]) for s in doc["skills"]],
 ))
 
 __all__ = ["ENGINE", "ROLL_OPTIONS", "build_rules", "generate", "resolve", "sheet_context"]
