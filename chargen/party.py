@@ -147,11 +147,11 @@ def _module(c: Cursor, overlays, rules_dirs, problems: Problems) -> RulesModule 
 
 
 def _party(c: Cursor, module: RulesModule | None, file: str, digest: str, problems: Problems) -> Party | None:
-    name = c["name"].str(120)
-    seed = c["seed"].int(0, MAX_SEED)
+    name = c["name"].str(120) if c["name"].present else None  # a missing key is reported once, by mapping()
+    seed = c["seed"].int(0, MAX_SEED) if c["seed"].present else None
     formats = _formats(c["formats"]) if c["formats"].present else ("json",)
     layout = _layout(c["layout"], module) if c["layout"].present else None
-    entries = c["members"].list(1)
+    entries = c["members"].list(1) if c["members"].present else []
     if len(entries) > MAX_LINES:
         c["members"].fail(f"{len(entries)} member lines (at most {MAX_LINES})")
         return None
