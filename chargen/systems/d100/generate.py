@@ -138,8 +138,11 @@ def skills(rules: D100Rules, chars: dict[str, int], categories: dict[str, int], 
         base = sk.base if sk.base_char is None else chars[sk.base_char] * sk.base_times
         modifier = categories[sk.category]
         sources = [{"source": "base", "value": base}, {"source": "category", "id": sk.category, "value": modifier}]
-        sources += xp.sources(p, base + modifier, gains.get(sk.id, ()), cap)
-        trained = sum(s["value"] for s in sources[2:])
+        trained = 0
+        if sk.id in gains:
+            extra = xp.sources(p, base + modifier, gains[sk.id], cap)
+            sources += extra
+            trained = sum(s["value"] for s in extra)
         out.append({"id": sk.id, "label": sk.label, "category": sk.category, "base": base,
                     "modifier": modifier, "value": base + modifier + trained, "trained": base > 0 or trained >= 5,
                     "sources": sources})
