@@ -161,3 +161,24 @@ def test_a_profession_with_an_unknown_skill_is_a_problem(tmp_path):
     assert e.value.problems[0].startswith(
         f"{path}:6: changes.professions.add.professions[id=thief].skills.lock_pickin: unknown skill 'lock_pickin' "
         "(expected one of: ")
+
+
+def test_an_overlay_removing_backgrounds_removes_them_from_professions_and_archetypes(tmp_path):
+    path = tmp_path / "house.yaml"
+    path.write_text("overlay: d100\nname: peasants only\nchanges:\n  backgrounds:\n    set:\n"
+                    "      backgrounds[id=peasant].roll: 01-100\n    remove:\n"
+                    "      backgrounds: [townsfolk, barbarian, poor_noble, rich_noble, very_rich_noble]\n"
+                    "  names:\n    remove:\n      lists: [townsfolk, barbarian, poor_noble, rich_noble, very_rich_noble]\n")
+    module = load_module("d100", [path])
+    assert module.rules.experience.professions["soldier"].backgrounds == ("peasant",)
+    assert module.rules.experience.professions["knight"].backgrounds == ()
+    assert "noble_knight" not in module.rules.archetypes and "barbarian_warrior" not in module.rules.archetypes
+    assert module.rules.archetypes["town_guard"].backgrounds == ("peasant",)
+    doc = make_character(module, 1, 0, GenerationRequest(archetype="town_guard"))
+    assert doc["background"]["id"] == "peasant"
+    from chargen.generate import check_request
+    from chargen.errors import ChargenError
+
+    with pytest.raises(ChargenError) as e:
+        check_request(module, GenerationRequest(profession="knight", years="2"))
+    assert str(e.value) == "--profession: 'knight' is open to no background of this module (its backgrounds were removed)"

@@ -175,7 +175,7 @@ class Cursor:
     def ref(self, known: dict | set | list, what: str, removed_ok: bool = False) -> str | None:
         """An id that must name one of ``known``. With ``removed_ok``, an id an overlay removed
         gives None without a problem (the caller leaves the reference out: the removal cascades)."""
-        if removed_ok and self.removed():
+        if removed_ok and self.removed() and self.value not in known:
             return None
         if not isinstance(self.value, str) or self.value not in known:
             names = ", ".join(sorted(map(str, known))) if len(known) <= 12 else ", ".join(sorted(map(str, known))[:12]) + ", ..."

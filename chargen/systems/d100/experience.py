@@ -42,6 +42,9 @@ def check_request(rules, request) -> list[str]:
     if request.profession is not None and request.profession not in professions:
         problems.append(f"--profession: unknown profession '{request.profession}' "
                         f"(expected one of: {', '.join(sorted(professions))})")
+    elif request.profession is not None and not professions[request.profession].backgrounds:
+        problems.append(f"--profession: '{request.profession}' is open to no background of this module "
+                        "(its backgrounds were removed)")
     if request.years is not None:
         problems += _check_years(request.years, rules.experience.max_years)
         arche = rules.archetypes.get(request.archetype or "")
