@@ -26,9 +26,18 @@ SCHEMA_VERSION = "chargen-character/1"
 class GenerationRequest:
     """What the user asked of every character of a batch beyond the rules and seed.
 
-    Empty today (every character rolled as the rules say); archetypes, pinned
-    values and constraints are added here and reach every engine's ``generate``.
+    All empty: every character rolled as the rules say. ``archetype`` names an
+    entry of the module's archetypes (``archetypes.yaml``); ``profession`` and
+    ``years`` (a number or dice, as text) ask for previous experience, or override
+    the archetype's; ``name`` gives the character a fixed name (a party file's
+    ``name:``). Each engine interprets the request inside its own package and
+    checks it first (:attr:`chargen.engines.Engine.check_request`).
     """
+
+    archetype: str | None = None
+    profession: str | None = None
+    years: str | None = None
+    name: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,20 +83,32 @@ class NameService:
     character is made alone or in its batch.
     """
 
-    def __init__(self, engine: engines.Engine, rules: object, batch_seed: int, index: int, group: Mapping):
+    def __init__(self, engine: engines.Engine, rules: object, batch_seed: int, index: int, group: Mapping,
+                 request: GenerationRequest | None = None):
         self.engine, self.rules, self.batch_seed, self.index = engine, rules, batch_seed, index
         self.group = dict(group)
+        self.request = request or GenerationRequest()
 
     def unique(self, given: tuple[str, ...], bynames: tuple[str, ...], fmt: str) -> str:
+        if self.request.name:
+            return self.request.name
         scheme = self.engine.names
-        rank = batch_rank(self.rules, self.batch_seed, self.index, _group_of(scheme, self.rules, self.batch_seed))
+        rank = batch_rank(self.rules, self.batch_seed, self.index,
+                          _group_of(scheme, self.rules, self.batch_seed, self.request), variant=self.request)
         key = ":".join([scheme.key, str(self.batch_seed), *self.group.values()])
         return unique_name(key, rank, given, bynames, fmt)
 
 
-def _group_of(scheme: engines.NameScheme, rules: object, batch_seed: int):
+def draw_group(scheme: engines.NameScheme, rules: object, roller: Roller, request: GenerationRequest) -> Mapping:
+    """The identity rolls a name depends on (with the request, for a scheme that reads it: a d100 archetype's background)."""
+    return scheme.draw(rules, roller, request) if scheme.uses_request else scheme.draw(rules, roller)
+
+
+def _group_of(scheme: engines.NameScheme, rules: object, batch_seed: int, request: GenerationRequest | None = None):
+    request = request or GenerationRequest()
+
     def group_of(i: int) -> tuple:
-        return tuple(scheme.draw(rules, Roller(_identity_rng(scheme, batch_seed, i))).values())
+        return tuple(draw_group(scheme, rules, Roller(_identity_rng(scheme, batch_seed, i)), request).values())
 
     return group_of
 
@@ -112,18 +133,20 @@ class GenerationContext:
         return self.names.group
 
 
-def begin(module: RulesModule, batch_seed: int, index: int) -> GenerationContext:
+def begin(module: RulesModule, batch_seed: int, index: int,
+          request: GenerationRequest | None = None) -> GenerationContext:
     """The context of character ``index``: its roller, with the name group drawn first."""
     engine = engines.require(module.engine)
     scheme = engine.names
+    request = request or GenerationRequest()
     roller = Roller(character_rng(batch_seed, index))
     if scheme.separate:
         drawer = Roller(_identity_rng(scheme, batch_seed, index))
-        group = scheme.draw(module.rules, drawer)
+        group = draw_group(scheme, module.rules, drawer, request)
         roller.log.extend(drawer.log)
     else:
-        group = scheme.draw(module.rules, roller)
-    names = NameService(engine, module.rules, batch_seed, index, group)
+        group = draw_group(scheme, module.rules, roller, request)
+    names = NameService(engine, module.rules, batch_seed, index, group, request)
     return GenerationContext(roller, names, Trail(), batch_seed, index)
 
 
@@ -135,8 +158,9 @@ def make_character(module: RulesModule, batch_seed: int, index: int,
 def make_character_traced(module: RulesModule, batch_seed: int, index: int,
                           request: GenerationRequest | None = None) -> tuple[dict, Trail]:
     """The character document and the derivation trail of its derived values."""
-    ctx = begin(module, batch_seed, index)
-    body = engines.require(module.engine).generate(module.rules, request or GenerationRequest(), ctx)
+    request = request or GenerationRequest()
+    ctx = begin(module, batch_seed, index, request)
+    body = engines.require(module.engine).generate(module.rules, request, ctx)
     doc = {
         "schema": SCHEMA_VERSION,
         "system": {
@@ -162,3 +186,15 @@ def characters(module: RulesModule, batch_seed: int, indices: range,
                request: GenerationRequest | None = None) -> Iterator[dict]:
     for i in indices:
         yield make_character(module, batch_seed, i, request)
+
+
+def check_request(module: RulesModule, request: GenerationRequest) -> None:
+    """Raise :class:`ChargenError` (one line per problem) when ``module``'s engine cannot make ``request``."""
+    from chargen.errors import ChargenError
+
+    engine = engines.require(module.engine)
+    problems = list(engine.check_request(module.rules, request))
+    if request.archetype is not None and not engine.archetypes(module.rules):
+        problems = [f"--archetype: module '{module.id}' has no archetypes (add an archetypes.yaml)"]
+    if problems:
+        raise ChargenError("; ".join(problems))

@@ -167,7 +167,9 @@ def plan_resume(folder: Path, **given) -> dict:
              for k, v in taken.items() if v is not None and given.get(k) is not None and given[k] != v]
     if diffs:
         raise OutputError(f"cannot resume: '{folder}' holds a different batch ({'; '.join(diffs)})")
-    return {**taken, "complete": old["complete"]}
+    request = old.get("request") if isinstance(old.get("request"), dict) else {}
+    return {**taken, "complete": old["complete"],
+            "request": {k: v for k, v in request.items() if isinstance(v, str)}}
 
 
 _OPTION = {"system_id": "--system", "seed": "--seed", "start": "--index", "count": "--count", "formats": "--format",

@@ -9,8 +9,8 @@ import click
 
 from chargen.cli import cli
 from chargen.cli.options import (
-    Integer, given_value, jobs_option, jobs_or_cores, make_sheet_options, parse_formats, progress_bar, resolve_seed,
-    rules_options, seed_option, sheet_options, system_option,
+    Integer, given_value, jobs_option, jobs_or_cores, make_request, make_sheet_options, parse_formats, progress_bar,
+    request_options, resolve_seed, rules_options, seed_option, sheet_options, system_option,
 )
 from chargen.errors import printable
 from chargen.formats import names
@@ -36,12 +36,14 @@ SHEET_FORMATS = names(sheet=True)
 @click.option("--force", is_flag=True, help="Write into a folder that is not empty, replacing files.")
 @click.option("--resume", is_flag=True,
               help="Finish the interrupted batch in the -o folder: options not given are read from its manifest.")
+@request_options
 @jobs_option
 @rules_options()
 @sheet_options
 @click.pass_context
 def generate_cmd(ctx: click.Context, system_id: str, seed: int | None, count: int, start: int | None, formats: str,
-                 output: Path | None, force: bool, resume: bool, jobs: int | None, overlays: tuple[Path, ...],
+                 output: Path | None, force: bool, resume: bool, archetype: str | None, profession: str | None,
+                 years: str | None, jobs: int | None, overlays: tuple[Path, ...],
                  rules_dirs: tuple[Path, ...], paper: str, template_dir: Path | None, party_name: str | None) -> None:
     """Generate characters, as data (json, yaml), as sheets (html, pdf) and for other tools
     (csv roster, text stat blocks, meg, foundry, statblock).
@@ -50,6 +52,9 @@ def generate_cmd(ctx: click.Context, system_id: str, seed: int | None, count: in
     Every file is written whole or not at all; a batch that stops part-way (Ctrl-C, a full
     disk) says so, exits non-zero, and is finished by the same command with --resume.
     Without -o, one format goes to stdout; html and pdf only for one character.
+    A plain generate makes the rules' own characters (d100: 16-year-olds, no previous
+    experience); --archetype makes NPCs of a type, --profession and --years give d100
+    previous experience.
 
     \b
     Examples:
@@ -61,7 +66,10 @@ def generate_cmd(ctx: click.Context, system_id: str, seed: int | None, count: in
         chargen generate --system d100 --seed 42 --count 6 --format json,html,pdf -o lanterns/ --party-name "The Red Lanterns"
         chargen generate --system d100 --seed 7 --format pdf --paper letter -o out/
         chargen generate --system d100 --seed 42 --count 6 --format json,csv,text,meg,foundry,statblock -o vtt/
+        chargen generate --system d100 --seed 7 --archetype town_guard --count 20 -o town-guards/
+        chargen generate --system d100 --seed 7 --profession soldier --years 1D6+2 --format yaml
     """
+    from chargen.generate import check_request
     from chargen.rules import load_module
 
     fmts = parse_formats(formats)
@@ -73,16 +81,19 @@ def generate_cmd(ctx: click.Context, system_id: str, seed: int | None, count: in
         return
     module = load_module(system_id, overlays, rules_dirs)
     _check_engine(fmts, module)
+    request = make_request(archetype, profession, years)
+    check_request(module, request)
     batch_seed = resolve_seed(seed)
     indices = range(start or 0, (start or 0) + count)
     if output is None:
-        _stream(module, batch_seed, indices, fmts, single=start is not None and count == 1, options=options)
+        _stream(module, batch_seed, indices, fmts, single=start is not None and count == 1, options=options,
+                request=request)
         click.echo(f"chargen: {module.id} seed {batch_seed}, {count} character{'s' if count != 1 else ''}", err=True)
         return
     from chargen.output import prepare_folder
 
     prepare_folder(output, force)
-    result = _write(module, batch_seed, indices, output, fmts, options, jobs)
+    result = _write(module, batch_seed, indices, output, fmts, options, jobs, request=request)
     rules = "".join(f", {o['name']}" for o in module.overlays)
     click.echo(printable(f"chargen: wrote {len(result.written)} {module.id} character{'s' if count != 1 else ''} "
                          f"(seed {batch_seed}{rules}) to {output}"), err=True)
@@ -97,7 +108,7 @@ def _check_engine(fmts: tuple[str, ...], module) -> None:
 
 
 def _write(module, batch_seed: int, indices: range, output: Path, fmts: tuple[str, ...], options, jobs: int | None,
-           resume: bool = False):
+           resume: bool = False, request=None, members=None):
     """The batch, every format; its expected time first when that is long, then its progress on a terminal."""
     from chargen.batch import write_batch
     from chargen.cli.progress import announce
@@ -106,7 +117,7 @@ def _write(module, batch_seed: int, indices: range, output: Path, fmts: tuple[st
         announce(len(indices), bool(options.formats), options.workers)
     with progress_bar(len(indices), "sheets" if options.formats else "characters") as progress:
         return write_batch(module, batch_seed, indices, output, fmts, progress, resume=resume,
-                           jobs=jobs_or_cores(jobs), sheets=options)
+                           jobs=jobs_or_cores(jobs), sheets=options, request=request, members=members)
 
 
 def _resume(ctx: click.Context, output: Path, overlays: tuple[Path, ...], rules_dirs: tuple[Path, ...],
@@ -128,7 +139,9 @@ def _resume(ctx: click.Context, output: Path, overlays: tuple[Path, ...], rules_
     module = load_module(plan["system_id"], overlays, rules_dirs)
     _check_engine(plan["formats"], module)
     indices = range(plan["start"], plan["start"] + plan["count"])
-    result = _write(module, plan["seed"], indices, output, plan["formats"], options, p["jobs"], resume=True)
+    request = _resume_request(plan, p)
+    result = _write(module, plan["seed"], indices, output, plan["formats"], options, p["jobs"], resume=True,
+                    request=request)
     if result.already_complete:
         click.echo(f"chargen: the batch in {output} is already complete ({plan['count']} characters)", err=True)
         return
@@ -142,7 +155,17 @@ def _resume(ctx: click.Context, output: Path, overlays: tuple[Path, ...], rules_
                err=True)
 
 
-def _stream(module, batch_seed: int, indices: range, fmts: tuple[str, ...], single: bool, options) -> None:
+def _resume_request(plan: dict, p: dict):
+    """The request of the batch being resumed: the manifest's, unless the options give one (then
+    the manifest check says whether it is the same)."""
+    given = {k: p[k] for k in ("archetype", "profession", "years") if p[k] is not None}
+    recorded = plan.get("request") or {}
+    fields = given or {k: recorded.get(k) for k in ("archetype", "profession", "years")}
+    return make_request(fields.get("archetype"), fields.get("profession"), fields.get("years"))
+
+
+def _stream(module, batch_seed: int, indices: range, fmts: tuple[str, ...], single: bool, options,
+            request=None) -> None:
     from chargen.generate import characters, make_character
     from chargen.serialize import to_json, to_yaml, write_stream
 
@@ -155,9 +178,9 @@ def _stream(module, batch_seed: int, indices: range, fmts: tuple[str, ...], sing
     if fmts[0] in SHEET_FORMATS:
         if len(indices) != 1:
             raise click.UsageError(f"without -o, {fmts[0]} is written for one character only (use -o DIR for a batch)")
-        _sheet_to_stdout(make_character(module, batch_seed, indices[0]), fmts[0], options, (module,))
+        _sheet_to_stdout(make_character(module, batch_seed, indices[0], request), fmts[0], options, (module,))
         return
-    docs = characters(module, batch_seed, indices)
+    docs = characters(module, batch_seed, indices, request)
     if single:
         sys.stdout.write((to_json if fmts[0] == "json" else to_yaml)(next(iter(docs))))
         return

@@ -17,23 +17,38 @@ def generate(rules: RtdRules, request, ctx) -> dict:
     """One character's body; the sex was drawn first by the name service (:func:`draw_identity`)."""
     roller = ctx.roller
     sex = ctx.identity["sex"]
+    arche = rules.archetypes.get(request.archetype) if request.archetype else None
     age = roller.roll(rules.names.age, "identity.age")
-    return {
-        "identity": {"name": ctx.names.unique(rules.names.given[sex], rules.names.bynames, rules.names.format),
-                     "sex": sex, "age": age},
-        "stats": trace_tiers(roll_stats(rules, roller), ctx.trail),
-        "skills": pick_skills(rules, roller),
+    body = {"identity": {"name": ctx.names.unique(rules.names.given[sex], rules.names.bynames, rules.names.format),
+                         "sex": sex, "age": age}}
+    if arche is not None:
+        body["archetype"] = {"id": arche.id, "label": arche.label}
+    return body | {
+        "stats": trace_tiers(roll_stats(rules, roller, arche), ctx.trail),
+        "skills": pick_skills(rules, roller) if arche is None or arche.skills is None else own_skills(rules, arche, roller),
         "wounds": [{"part": p.id, "label": p.label, "state": rules.wounds.starting_state}
                    for p in rules.wounds.parts],
-        "weapons": carry_weapons(rules, roller),
+        "weapons": carry_weapons(rules, roller, arche.weapons if arche else None),
         "notes": "",
     }
 
 
-def roll_stats(rules: RtdRules, roller: Roller) -> list[dict]:
+def check_request(rules: RtdRules, request) -> list[str]:
+    problems = []
+    if request.archetype is not None and request.archetype not in rules.archetypes and rules.archetypes:
+        problems.append(f"--archetype: unknown archetype '{request.archetype}' "
+                        f"(expected one of: {', '.join(sorted(rules.archetypes))})")
+    if request.profession is not None or request.years is not None:
+        problems.append("--profession and --years are d100 previous experience (an RTD archetype sets skills)")
+    return problems
+
+
+def roll_stats(rules: RtdRules, roller: Roller, arche=None) -> list[dict]:
+    """Each stat on the rules' dice (or the archetype's for that stat), with its roll-off tier."""
+    own = arche.stats if arche is not None else {}
     out = []
     for s in rules.stats:
-        value = roller.roll(rules.stat_dice, f"stats.{s.id}")
+        value = roller.roll(own.get(s.id, rules.stat_dice), f"stats.{s.id}")
         out.append({"id": s.id, "abbr": s.abbr, "label": s.label, "value": value, "tier": rules.tier_of(value).id})
     return out
 
@@ -85,9 +100,15 @@ def pick_skills(rules: RtdRules, roller: Roller) -> list[dict]:
     return out
 
 
-def carry_weapons(rules: RtdRules, roller: Roller) -> list[dict]:
+def own_skills(rules: RtdRules, arche, roller: Roller) -> list[dict]:
+    """The archetype's skills, each with XP rolled on its dice."""
+    return [skill_entry(rules, sid, label, max(0, roller.roll(xp, f"skills.{sid}.xp"))) for sid, label, xp in arche.skills]
+
+
+def carry_weapons(rules: RtdRules, roller: Roller, picks=None) -> list[dict]:
+    """One weapon from each carry pick of the rules (or of the archetype, ``picks``)."""
     out = []
-    for pick in rules.carry:
+    for pick in rules.carry if picks is None else picks:
         if pick.chance is not None and roller.roll(D100, "weapons.chance") > pick.chance:
             continue
         w = rules.weapons[roller.choose(pick.options, "weapons.choice")]
