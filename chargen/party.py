@@ -167,9 +167,9 @@ def _party(c: Cursor, module: RulesModule | None, file: str, digest: str, proble
 
 
 def _formats(c: Cursor) -> tuple[str, ...]:
-    from chargen.formats import FORMATS, names
+    from chargen.formats import names
 
-    known = [n for n in names() if FORMATS[n].per_character]
+    known = list(names())
     out = []
     for x in c.list(1):
         f = x.one_of(known)
