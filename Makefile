@@ -19,7 +19,10 @@ $(STAMP): pyproject.toml
 deps: $(STAMP)
 
 # WeasyPrint needs Pango >= 1.44 and PangoFT2, and subsets fonts faster with
-# HarfBuzz-Subset: chargen/system_libraries.py checks them by loading them.
+# HarfBuzz-Subset: chargen/system_libraries.py checks them by loading them. It
+# also installs (apt-get, where possible) the Noto fonts names in other scripts
+# fall back on (fonts-noto-core, fonts-noto-cjk, fonts-noto-color-emoji) and
+# Debian's chromium for the browser tests.
 system-deps:
 	@python3 chargen/system_libraries.py --install
 

@@ -290,6 +290,10 @@ def _draw_batch(job: _Job, indices: range, state: ResumeState, record: _Record, 
         for task, drawn in stage.draw(tasks()):
             index = task.doc["seed"]["index"]
             digests, new = kept.pop(index)
+            if drawn.failed:  # not listed: --resume draws it (once the machine has the font)
+                if progress:
+                    progress(1)
+                continue
             if index not in state.done:
                 digests = {**digests, **drawn.sha256}
                 record.result.new += new
@@ -301,6 +305,7 @@ def _draw_batch(job: _Job, indices: range, state: ResumeState, record: _Record, 
         for name, digest in stage.finish():
             record.result.batch_files[name] = digest
             record.save()
+        stage.check_failed()
 
 
 def _prepare(job: _Job, index: int, state: ResumeState):

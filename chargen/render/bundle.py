@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from chargen.errors import RenderError
 from chargen.formats import FORMATS, INDEX_HTML, PARTY_PDF, Format, batch_files, names
 from chargen.output import atomic_write, create_new, inside, lock_folder, temporary
 
@@ -64,10 +65,13 @@ class SheetTask:
 
 @dataclass(frozen=True)
 class Drawn:
-    """What a worker hands back for a task: the sha256 of each file it drew, and the roster figures."""
+    """What a worker hands back for a task: the sha256 of each file it drew, and the roster figures;
+    ``failed``: why this character's sheet could not be drawn (a character no installed font has),
+    the rest of the batch carrying on without it."""
 
     sha256: dict
     roster: list
+    failed: str | None = None
 
 
 @dataclass(frozen=True)
@@ -171,9 +175,15 @@ def _sheet(folder: Path, task: SheetTask) -> Drawn:
 
 def draw(renderer: SheetRenderer, formats: dict[str, Format], folder: Path, task: SheetTask) -> Drawn:
     """Draw ``task``'s sheet formats into ``folder`` (in this process)."""
+    from chargen.render.glyphs import MissingGlyph
+
     digests = {}
     for name in task.draw:
-        data = formats[name].to_bytes(task.doc, renderer)
+        try:
+            data = formats[name].to_bytes(task.doc, renderer)
+        except MissingGlyph as e:
+            return Drawn(digests, [], f"sheet of '{task.doc['identity']['name']}' (index {task.doc['seed']['index']}): "
+                                      f"{e.detail}")
         atomic_write(inside(folder, task.files[name]), data)
         digests[name] = hashlib.sha256(data).hexdigest()
     return Drawn(digests, [list(f) for f in renderer.extra(task.doc).get("roster", [])])
@@ -234,6 +244,7 @@ class SheetStage:
         self.folder, self.options, self.formats, self.modules = folder, options, formats, tuple(modules)
         self.batch_files = batch_files(formats)
         self.sheets: list[SheetSummary] = []
+        self.failed: list[str] = []  # the sheets that could not be drawn, each a line saying why
         self.pool = None
         self.party: PartyPdf | None = None
         self.workers = max(1, min(options.workers, work)) if work is not None else options.workers
@@ -271,6 +282,10 @@ class SheetStage:
     def draw(self, tasks: Iterable[SheetTask]) -> Iterator[tuple[SheetTask, Drawn]]:
         """Draw ``tasks`` (in order), appending each sheet to party.pdf as it completes."""
         for task, drawn in _in_order(self.pool, self.folder, tasks, 2 * self.workers + 2):
+            if drawn.failed:
+                self.failed.append(drawn.failed)
+                yield task, drawn
+                continue
             pages = self.party.add(self.folder / task.files["pdf"], task.doc["identity"]["name"]) if self.party else 0
             doc = task.doc
             self.sheets.append(SheetSummary(task.stem, doc["seed"]["index"], doc["identity"]["name"],
@@ -286,6 +301,12 @@ class SheetStage:
             links["party_pdf"] = PARTY_PDF
         if INDEX_HTML in self.batch_files:
             yield INDEX_HTML, write_index(self.sheets, links, self.folder, self.options)
+
+    def check_failed(self) -> None:
+        """Raise one error naming every sheet that could not be drawn (after the rest are written)."""
+        if self.failed:
+            n = len(self.failed)
+            raise RenderError(f"{n} sheet{'s' if n != 1 else ''} could not be drawn: " + "; ".join(self.failed))
 
 
 def write_sheets(characters: Iterable[tuple[str, dict, dict]], folder: Path, options: SheetOptions,
@@ -309,6 +330,7 @@ def write_sheets(characters: Iterable[tuple[str, dict, dict]], folder: Path, opt
             if progress:
                 progress(1)
         written = dict(stage.finish())
+    stage.check_failed()
     result.sheets = stage.sheets
     result.files = {key: name for key, name in (("party_pdf", PARTY_PDF), ("index_html", INDEX_HTML))
                     if name in written}

@@ -100,6 +100,12 @@ def strict(templates: TemplateSet, what: str):
     finally:
         logger.removeHandler(handler)
     if handler.messages:
+        from chargen.render.glyphs import missing_glyph
+
+        for message in handler.messages:  # a character no font has: this sheet alone fails
+            glyph = missing_glyph(message, what)
+            if glyph is not None:
+                raise glyph
         first = " ".join(handler.messages[0].split())
         more = len(handler.messages) - 1
         raise RenderError(f"{templates.label}: {what}: {first}" + (f" (and {more} more)" if more else ""))
