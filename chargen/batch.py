@@ -89,7 +89,9 @@ def identity(module: RulesModule, batch_seed: int, indices: range, formats: tupl
         "formats": [f.name for f in formats],
     }
     if sheets is not None:
-        ident.update(paper=sheets.paper, party_name=sheets.title)
+        ident.update(paper=sheets.paper, party_name=sheets.title, layout=sheets.layout)
+        if sheets.layout == "card":
+            ident["cards_per_page"] = sheets.cards_per_page
     return ident
 
 

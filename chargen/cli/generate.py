@@ -41,7 +41,8 @@ SHEET_FORMATS = names(sheet=True)
 @click.pass_context
 def generate_cmd(ctx: click.Context, system_id: str, seed: int | None, count: int, start: int | None, formats: str,
                  output: Path | None, force: bool, resume: bool, jobs: int | None, overlays: tuple[Path, ...],
-                 rules_dirs: tuple[Path, ...], paper: str, template_dir: Path | None, party_name: str | None) -> None:
+                 rules_dirs: tuple[Path, ...], paper: str, template_dir: Path | None, party_name: str | None,
+                 layout: str, cards_per_page: str) -> None:
     """Generate characters, as data (json, yaml) and as sheets (html, pdf).
 
     Character i of a seed is the same alone (--index i) or in a batch of any size.
@@ -58,11 +59,13 @@ def generate_cmd(ctx: click.Context, system_id: str, seed: int | None, count: in
         chargen generate --seed 42 --count 20 -o party/ --resume
         chargen generate --system d100 --seed 42 --count 6 --format json,html,pdf -o lanterns/ --party-name "The Red Lanterns"
         chargen generate --system d100 --seed 7 --format pdf --paper letter -o out/
+        chargen generate --system d100 --seed 42 --count 12 --format pdf --layout block -o ambush/
+        chargen generate --system kotm --seed 42 --count 9 --format pdf --layout card --cards-per-page 9 -o cards/
     """
     from chargen.rules import load_module
 
     fmts = parse_formats(formats)
-    options = make_sheet_options(fmts, paper, template_dir, jobs, party_name)
+    options = make_sheet_options(fmts, paper, template_dir, jobs, party_name, layout, cards_per_page)
     if resume:
         if output is None:
             raise click.UsageError("--resume needs -o/--output: the folder of the interrupted batch")
@@ -110,9 +113,13 @@ def _resume(ctx: click.Context, output: Path, overlays: tuple[Path, ...], rules_
     plan = plan_resume(output, system_id=given_value(ctx, "system_id", p["system_id"]), seed=p["seed"],
                        start=p["start"], count=given_value(ctx, "count", p["count"]),
                        formats=parse_formats(given_formats) if given_formats else None,
-                       paper=given_value(ctx, "paper", p["paper"]), party_name=p["party_name"])
+                       paper=given_value(ctx, "paper", p["paper"]), party_name=p["party_name"],
+                       layout=given_value(ctx, "layout", p["layout"]),
+                       cards_per_page=int(c) if (c := given_value(ctx, "cards_per_page", p["cards_per_page"])) else None)
     options = replace(options, formats=tuple(f for f in plan["formats"] if f in SHEET_FORMATS),
-                      paper=plan["paper"] or options.paper, party_name=plan["party_name"] or options.party_name)
+                      paper=plan["paper"] or options.paper, party_name=plan["party_name"] or options.party_name,
+                      layout=plan["layout"] or options.layout, cards_per_page=plan["cards_per_page"] or
+                      options.cards_per_page)
     module = load_module(plan["system_id"], overlays, rules_dirs)
     indices = range(plan["start"], plan["start"] + plan["count"])
     result = _write(module, plan["seed"], indices, output, plan["formats"], options, p["jobs"], resume=True)
@@ -159,7 +166,8 @@ def _stream(module, batch_seed: int, indices: range, fmts: tuple[str, ...], sing
 @sheet_options
 def render_cmd(files: tuple[Path, ...], formats: str, output: Path | None, force: bool, jobs: int | None,
                overlays: tuple[Path, ...], rules_dirs: tuple[Path, ...],
-               paper: str, template_dir: Path | None, party_name: str | None) -> None:
+               paper: str, template_dir: Path | None, party_name: str | None, layout: str,
+               cards_per_page: str) -> None:
     """Render saved characters (JSON or YAML, hand edits and all) as sheets.
 
     Every file is checked against the character schema (and the bounds of its rules)
@@ -174,12 +182,13 @@ def render_cmd(files: tuple[Path, ...], formats: str, output: Path | None, force
         chargen render party/*.json --format pdf -o prints/
         chargen render party/0003-faxi-the-grim.json --format html > faxi.html
         chargen render grim/*.json --rules examples/house-rules/grim-north.yaml -o grim-prints/
+        chargen render party/*.json --layout block -o encounter/
     """
     from chargen.render import saved
     from chargen.render.bundle import SHEET_FORMATS
 
     fmts = parse_formats(formats, SHEET_FORMATS)
-    options = make_sheet_options(fmts, paper, template_dir, jobs, party_name)
+    options = make_sheet_options(fmts, paper, template_dir, jobs, party_name, layout, cards_per_page)
     if output is None:
         if len(files) != 1 or len(fmts) != 1:
             raise click.UsageError("without -o, give one file and one --format (html or pdf); use -o DIR for more")

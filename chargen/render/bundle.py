@@ -35,6 +35,11 @@ ROSTER_ROWS = (40, 50)  # cover rows on the first page (under the title), then o
 DEFAULT_PARTY_NAME = "The party"
 
 
+# characters per document of party.pdf in the card layout (whole pages of cards), and in the block
+# layout (each document an encounter sheet of its own: roster, then blocks)
+COLLECTION_CHUNK = {"card": 72, "block": 240}
+
+
 @dataclass(frozen=True)
 class SheetOptions:
     formats: tuple[str, ...] = ("pdf",)   # of SHEET_FORMATS (write_batch takes the batch's own formats)
@@ -42,6 +47,8 @@ class SheetOptions:
     template_dir: Path | None = None
     jobs: int = 0                         # worker processes; 0: one per core
     party_name: str | None = None
+    layout: str = "sheet"                 # sheet, block or card (the engines' layouts)
+    cards_per_page: int = 4               # card layout: 4 (2x2) or 9 (3x3)
 
     @property
     def workers(self) -> int:
@@ -99,13 +106,14 @@ class SheetRenderer:
     (for pdf) the PDF maker, set up once; the engine's sheet figures computed once per document."""
 
     def __init__(self, template_dir: Path | None = None, paper: str = "a4", pdf: bool = True,
-                 modules: tuple = ()):
+                 modules: tuple = (), layout: str = "sheet", cards_per_page: int = 4):
         from chargen.render.html import HtmlRenderer
         from chargen.render.templates import TemplateSet
 
         self.modules = modules  # the rules modules the characters were made with, when known
+        self.layout = layout
         self.templates = TemplateSet.load(template_dir)
-        self.renderer = HtmlRenderer(self.templates, paper)
+        self.renderer = HtmlRenderer(self.templates, paper, cards_per_page)
         self._maker = None
         self._doc: dict | None = None
         self._extra: dict = {}
@@ -123,11 +131,19 @@ class SheetRenderer:
         if doc is not self._doc:
             from chargen.render.html import engine_extra
 
-            self._doc, self._extra = doc, engine_extra(doc, self.modules)
+            self._doc, self._extra = doc, engine_extra(doc, self.modules, self.layout)
         return self._extra
 
     def html(self, doc: dict, standalone: bool) -> str:
-        return self.renderer.sheet(doc, standalone, self.extra(doc))
+        return self.renderer.sheet(doc, standalone, self.extra(doc), self.layout)
+
+    def collection(self, docs: list[dict], party: dict | None):
+        """Blocks or cards of ``docs`` on pages, as PDF (party.pdf's part in a block or card layout)."""
+        from chargen.render.html import engine_extra
+
+        entries = [(doc, engine_extra(doc, self.modules, self.layout)) for doc in docs]
+        html = self.renderer.collection(entries, self.layout, False, party)
+        return self.maker().render(html, f"{self.layout} layout of {len(docs)} characters")
 
     def pdf(self, html: str, what: str) -> bytes:
         return self.maker().render(html, what).pdf
@@ -157,7 +173,8 @@ def _init(options: SheetOptions, formats: tuple[Format, ...], modules: tuple, en
 
         import_modules(engine_modules)  # engines registered from outside the package, as in the main process
         _WORKER_FORMATS = {f.name: f for f in formats}
-        _WORKER = SheetRenderer(options.template_dir, options.paper, PARTY_PDF in batch_files(formats), modules)
+        _WORKER = SheetRenderer(options.template_dir, options.paper, PARTY_PDF in batch_files(formats), modules,
+                                options.layout, options.cards_per_page)
     except Exception as e:  # noqa: BLE001 - handed to the main process with the first task
         _INIT_ERROR = e
 
@@ -193,6 +210,10 @@ def _cover(party: dict):
     return _ready().cover(party)
 
 
+def _collection(docs: list[dict], party: dict | None):
+    return _ready().collection(docs, party)
+
+
 # --- the main side ---------------------------------------------------------
 
 def _pool(options: SheetOptions, formats: tuple[Format, ...], modules: tuple, workers: int, scratch: str):
@@ -224,8 +245,17 @@ def check_templates(options: SheetOptions, formats: tuple[Format, ...]) -> None:
     from chargen.render.templates import TemplateSet
 
     templates = TemplateSet.load(options.template_dir)
-    HtmlRenderer(templates, options.paper)
+    HtmlRenderer(templates, options.paper, options.cards_per_page)
     templates.inline_stylesheet()  # reads the stylesheet and every file it names (fonts)
+    check_layout(options.layout)
+
+
+LAYOUTS = ("sheet", "block", "card")
+
+
+def check_layout(layout: str) -> None:
+    if layout not in LAYOUTS:
+        raise RenderError(f"unknown layout '{layout}' (expected one of: {', '.join(LAYOUTS)})")
 
 
 class SheetStage:
@@ -286,8 +316,12 @@ class SheetStage:
                 self.failed.append(drawn.failed)
                 yield task, drawn
                 continue
-            pages = self.party.add(self.folder / task.files["pdf"], task.doc["identity"]["name"]) if self.party else 0
             doc = task.doc
+            if self.party and self.options.layout != "sheet":
+                self.party.docs.append(doc)  # laid out together, several to a page, at the end
+                pages = 1
+            else:
+                pages = self.party.add(self.folder / task.files["pdf"], doc["identity"]["name"]) if self.party else 0
             self.sheets.append(SheetSummary(task.stem, doc["seed"]["index"], doc["identity"]["name"],
                                             f"{doc['system']['name']} {doc['system']['version']}",
                                             doc["seed"]["batch"], dict(task.files), pages, drawn.roster))
@@ -372,6 +406,7 @@ class PartyPdf:
         self.tmp = temporary(self.target)
         self.file = os.fdopen(create_new(self.tmp), "wb")  # closed by finish() or discard()
         self.writer = PdfConcatenator(self.file, options.title)
+        self.docs: list[dict] = []  # block and card layouts: the characters, laid out together in finish()
 
     def add(self, path: Path, name: str) -> int:
         """Append one sheet PDF; its page count."""
@@ -385,11 +420,29 @@ class PartyPdf:
         thousand-row roster: over 300 MiB) and lay out ever slower page by page.
         """
         party = party_summary(sheets, self.options)
+        if self.options.layout != "sheet":
+            return self._finish_collection(pool, party)
         parts = roster_parts(party["characters"])
         covers = [pool.apply_async(_cover, ({**party, "characters": rows, "part": k, "parts": len(parts)},))
                   for k, rows in enumerate(parts)]
         for k, cover in enumerate(covers):
             self.writer.add(cover.get().pdf, self.options.title if k == 0 else None, front=True)
+        self.writer.close()
+        self.file.close()
+        os.replace(self.tmp, self.target)
+        return self.writer.digest.hexdigest()
+
+    def _finish_collection(self, pool, party: dict) -> str:
+        """party.pdf in the block layout (the encounter sheet: the roster, then the blocks, grouped by
+        archetype) or the card layout (the cards, 4 or 9 a page): a few documents of
+        ``COLLECTION_CHUNK`` characters each (a whole page of cards each), laid out in parallel."""
+        chunk = COLLECTION_CHUNK[self.options.layout]
+        chunk -= chunk % self.options.cards_per_page
+        parts = [self.docs[i:i + chunk] for i in range(0, len(self.docs), chunk)]
+        head = {k: party[k] for k in ("name", "systems", "seeds", "count")}
+        laid = [pool.apply_async(_collection, (docs, {**head, "count": len(docs)})) for docs in parts]
+        for k, part in enumerate(laid):
+            self.writer.add(part.get().pdf, self.options.title if k == 0 else None)
         self.writer.close()
         self.file.close()
         os.replace(self.tmp, self.target)
@@ -415,6 +468,7 @@ def write_index(sheets: list[SheetSummary], links: dict, folder: Path, options: 
 
 def render_single(doc: dict, fmt: str, options: SheetOptions, modules: tuple = ()) -> str | bytes:
     """One character's sheet as standalone HTML text or PDF bytes, in this process."""
-    renderer = SheetRenderer(options.template_dir, options.paper, fmt == "pdf", tuple(modules))
+    renderer = SheetRenderer(options.template_dir, options.paper, fmt == "pdf", tuple(modules), options.layout,
+                             options.cards_per_page)
     data = FORMATS[fmt].to_bytes(doc, renderer)
     return data.decode("utf-8") if fmt == "html" else data

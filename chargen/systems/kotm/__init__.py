@@ -35,7 +35,11 @@ ENGINE = register(Engine(
     ),
     resolve=resolve,
     roll_examples=({"sd": 30, "level": 4}, {"sd": 50, "level": 9, "damage_mod": 2, "missile": True}),
-    layouts={"sheet": Layout("sheet", "kotm.html.j2", sheet_context, needs_rules=True)},
+    layouts={
+        "sheet": Layout("sheet", "kotm.html.j2", sheet_context, needs_rules=True),
+        "block": Layout("block", "kotm-block.html.j2", sheet_context, needs_rules=True, fragment=True),
+        "card": Layout("card", "kotm-block.html.j2", sheet_context, needs_rules=True, fragment=True),
+    },
 ))
 
 __all__ = ["ENGINE", "ROLL_OPTIONS", "build_rules", "generate", "resolve", "sheet_context"]
