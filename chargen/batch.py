@@ -92,6 +92,8 @@ def identity(module: RulesModule, batch_seed: int, indices: range, formats: tupl
         ident.update(paper=sheets.paper, party_name=sheets.title, layout=sheets.layout)
         if sheets.layout == "card":
             ident["cards_per_page"] = sheets.cards_per_page
+        if sheets.pdf_variant:
+            ident["pdf_variant"] = sheets.pdf_variant
     return ident
 
 

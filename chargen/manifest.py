@@ -165,6 +165,7 @@ def plan_resume(folder: Path, **given) -> dict:
         "party_name": old.get("party_name"),
         "layout": old.get("layout", "sheet" if "paper" in old else None),
         "cards_per_page": old.get("cards_per_page"),
+        "pdf_variant": old.get("pdf_variant"),
     }
     diffs = [f"{_OPTION[k]}: {_show(v)} in the manifest, {_show(given[k])} now"
              for k, v in taken.items() if v is not None and given.get(k) is not None and given[k] != v]
@@ -174,4 +175,5 @@ def plan_resume(folder: Path, **given) -> dict:
 
 
 _OPTION = {"system_id": "--system", "seed": "--seed", "start": "--index", "count": "--count", "formats": "--format",
-           "paper": "--paper", "party_name": "--party-name", "layout": "--layout", "cards_per_page": "--cards-per-page"}
+           "paper": "--paper", "party_name": "--party-name", "layout": "--layout", "cards_per_page": "--cards-per-page",
+           "pdf_variant": "--pdf-variant"}

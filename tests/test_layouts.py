@@ -143,3 +143,19 @@ def test_generate_and_render_take_the_layout_and_the_manifest_records_it(tmp_pat
 def test_an_unknown_layout_or_card_count_is_a_usage_error():
     assert "Invalid value for '--layout'" in run("generate", "--layout", "poster", ok=False).output
     assert "Invalid value for '--cards-per-page'" in run("generate", "--cards-per-page", 6, ok=False).output
+
+
+def test_pdf_ua_sheets_are_tagged_and_the_default_ones_are_not(tmp_path):
+    import pypdf
+
+    def root(path):
+        return pypdf.PdfReader(path).trailer["/Root"]
+
+    run("generate", "--system", "d100", "--seed", 3, "--count", 1, "--format", "pdf", "--pdf-variant", "pdf/ua-1",
+        "-o", tmp_path / "ua", "--jobs", 1)
+    tagged = root(next((tmp_path / "ua").glob("0000-*.pdf")))
+    assert "/StructTreeRoot" in tagged and tagged["/MarkInfo"]["/Marked"]
+    assert json.loads((tmp_path / "ua" / "manifest.json").read_text())["pdf_variant"] == "pdf/ua-1"
+    run("generate", "--system", "d100", "--seed", 3, "--count", 1, "--format", "pdf", "-o", tmp_path / "plain",
+        "--jobs", 1)
+    assert "/StructTreeRoot" not in root(next((tmp_path / "plain").glob("0000-*.pdf")))

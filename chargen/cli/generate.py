@@ -42,7 +42,7 @@ SHEET_FORMATS = names(sheet=True)
 def generate_cmd(ctx: click.Context, system_id: str, seed: int | None, count: int, start: int | None, formats: str,
                  output: Path | None, force: bool, resume: bool, jobs: int | None, overlays: tuple[Path, ...],
                  rules_dirs: tuple[Path, ...], paper: str, template_dir: Path | None, party_name: str | None,
-                 layout: str, cards_per_page: str) -> None:
+                 layout: str, cards_per_page: str, pdf_variant: str | None) -> None:
     """Generate characters, as data (json, yaml) and as sheets (html, pdf).
 
     Character i of a seed is the same alone (--index i) or in a batch of any size.
@@ -65,7 +65,7 @@ def generate_cmd(ctx: click.Context, system_id: str, seed: int | None, count: in
     from chargen.rules import load_module
 
     fmts = parse_formats(formats)
-    options = make_sheet_options(fmts, paper, template_dir, jobs, party_name, layout, cards_per_page)
+    options = make_sheet_options(fmts, paper, template_dir, jobs, party_name, layout, cards_per_page, pdf_variant)
     if resume:
         if output is None:
             raise click.UsageError("--resume needs -o/--output: the folder of the interrupted batch")
@@ -115,11 +115,12 @@ def _resume(ctx: click.Context, output: Path, overlays: tuple[Path, ...], rules_
                        formats=parse_formats(given_formats) if given_formats else None,
                        paper=given_value(ctx, "paper", p["paper"]), party_name=p["party_name"],
                        layout=given_value(ctx, "layout", p["layout"]),
-                       cards_per_page=int(c) if (c := given_value(ctx, "cards_per_page", p["cards_per_page"])) else None)
+                       cards_per_page=int(c) if (c := given_value(ctx, "cards_per_page", p["cards_per_page"])) else None,
+                       pdf_variant=p["pdf_variant"])
     options = replace(options, formats=tuple(f for f in plan["formats"] if f in SHEET_FORMATS),
                       paper=plan["paper"] or options.paper, party_name=plan["party_name"] or options.party_name,
                       layout=plan["layout"] or options.layout, cards_per_page=plan["cards_per_page"] or
-                      options.cards_per_page)
+                      options.cards_per_page, pdf_variant=plan["pdf_variant"] or options.pdf_variant)
     module = load_module(plan["system_id"], overlays, rules_dirs)
     indices = range(plan["start"], plan["start"] + plan["count"])
     result = _write(module, plan["seed"], indices, output, plan["formats"], options, p["jobs"], resume=True)
@@ -167,7 +168,7 @@ def _stream(module, batch_seed: int, indices: range, fmts: tuple[str, ...], sing
 def render_cmd(files: tuple[Path, ...], formats: str, output: Path | None, force: bool, jobs: int | None,
                overlays: tuple[Path, ...], rules_dirs: tuple[Path, ...],
                paper: str, template_dir: Path | None, party_name: str | None, layout: str,
-               cards_per_page: str) -> None:
+               cards_per_page: str, pdf_variant: str | None) -> None:
     """Render saved characters (JSON or YAML, hand edits and all) as sheets.
 
     Every file is checked against the character schema (and the bounds of its rules)
@@ -188,7 +189,7 @@ def render_cmd(files: tuple[Path, ...], formats: str, output: Path | None, force
     from chargen.render.bundle import SHEET_FORMATS
 
     fmts = parse_formats(formats, SHEET_FORMATS)
-    options = make_sheet_options(fmts, paper, template_dir, jobs, party_name, layout, cards_per_page)
+    options = make_sheet_options(fmts, paper, template_dir, jobs, party_name, layout, cards_per_page, pdf_variant)
     if output is None:
         if len(files) != 1 or len(fmts) != 1:
             raise click.UsageError("without -o, give one file and one --format (html or pdf); use -o DIR for more")

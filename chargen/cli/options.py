@@ -106,6 +106,9 @@ sheet_options = bundle(  # how html and pdf sheets are rendered
                  "--cards-per-page to a page."),
     click.option("--cards-per-page", type=click.Choice(["4", "9"]), default="4", show_default=True,
                  help="Cards a page in --layout card: 4 (2x2) or 9 (3x3)."),
+    click.option("--pdf-variant", type=click.Choice(["pdf/ua-1"]), default=None,
+                 help="pdf/ua-1: tagged, accessible PDF sheets (a screen reader reads them in order); "
+                      "costs about 10% more time."),
 )
 
 
@@ -114,7 +117,8 @@ def jobs_option(f):
                         help="Worker processes for large batches and for laying out sheets (default: all cores).")(f)
 
 
-def make_sheet_options(formats, paper, template_dir, jobs, party_name, layout="sheet", cards_per_page="4"):
+def make_sheet_options(formats, paper, template_dir, jobs, party_name, layout="sheet", cards_per_page="4",
+                       pdf_variant=None):
     from chargen.formats import names
     from chargen.render.bundle import SheetOptions
 
@@ -122,7 +126,7 @@ def make_sheet_options(formats, paper, template_dir, jobs, party_name, layout="s
         _check_party_name(party_name, template_dir)
     return SheetOptions(formats=tuple(f for f in formats if f in names(sheet=True)), paper=paper,
                         template_dir=template_dir, jobs=jobs or 0, party_name=party_name, layout=layout.lower(),
-                        cards_per_page=int(cards_per_page))
+                        cards_per_page=int(cards_per_page), pdf_variant=pdf_variant)
 
 
 def _check_party_name(name: str, template_dir: Path | None) -> None:

@@ -49,6 +49,7 @@ class SheetOptions:
     party_name: str | None = None
     layout: str = "sheet"                 # sheet, block or card (the engines' layouts)
     cards_per_page: int = 4               # card layout: 4 (2x2) or 9 (3x3)
+    pdf_variant: str | None = None        # "pdf/ua-1": tagged PDF a screen reader reads in order
 
     @property
     def workers(self) -> int:
@@ -106,12 +107,14 @@ class SheetRenderer:
     (for pdf) the PDF maker, set up once; the engine's sheet figures computed once per document."""
 
     def __init__(self, template_dir: Path | None = None, paper: str = "a4", pdf: bool = True,
-                 modules: tuple = (), layout: str = "sheet", cards_per_page: int = 4):
+                 modules: tuple = (), layout: str = "sheet", cards_per_page: int = 4,
+                 pdf_variant: str | None = None):
         from chargen.render.html import HtmlRenderer
         from chargen.render.templates import TemplateSet
 
         self.modules = modules  # the rules modules the characters were made with, when known
         self.layout = layout
+        self.pdf_variant = pdf_variant
         self.templates = TemplateSet.load(template_dir)
         self.renderer = HtmlRenderer(self.templates, paper, cards_per_page)
         self._maker = None
@@ -124,7 +127,7 @@ class SheetRenderer:
         if self._maker is None:
             from chargen.render.pdf import PdfMaker
 
-            self._maker = PdfMaker(self.templates)
+            self._maker = PdfMaker(self.templates, self.pdf_variant)
         return self._maker
 
     def extra(self, doc: dict) -> dict:
@@ -174,7 +177,7 @@ def _init(options: SheetOptions, formats: tuple[Format, ...], modules: tuple, en
         import_modules(engine_modules)  # engines registered from outside the package, as in the main process
         _WORKER_FORMATS = {f.name: f for f in formats}
         _WORKER = SheetRenderer(options.template_dir, options.paper, PARTY_PDF in batch_files(formats), modules,
-                                options.layout, options.cards_per_page)
+                                options.layout, options.cards_per_page, options.pdf_variant)
     except Exception as e:  # noqa: BLE001 - handed to the main process with the first task
         _INIT_ERROR = e
 
@@ -469,6 +472,6 @@ def write_index(sheets: list[SheetSummary], links: dict, folder: Path, options: 
 def render_single(doc: dict, fmt: str, options: SheetOptions, modules: tuple = ()) -> str | bytes:
     """One character's sheet as standalone HTML text or PDF bytes, in this process."""
     renderer = SheetRenderer(options.template_dir, options.paper, fmt == "pdf", tuple(modules), options.layout,
-                             options.cards_per_page)
+                             options.cards_per_page, options.pdf_variant)
     data = FORMATS[fmt].to_bytes(doc, renderer)
     return data.decode("utf-8") if fmt == "html" else data

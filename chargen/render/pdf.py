@@ -120,8 +120,9 @@ class Rendered:
 class PdfMaker:
     """Lays out HTML from one templates folder into PDF, reusing fonts and the parsed stylesheet."""
 
-    def __init__(self, templates: TemplateSet):
+    def __init__(self, templates: TemplateSet, variant: str | None = None):
         self.templates = templates
+        self.variant = variant  # "pdf/ua-1": tagged, accessible PDF (WeasyPrint's pdf_variant)
         self.fetcher = FolderFetcher(templates)
         self.font_config = FontConfiguration()
         self.base_url = templates.root.as_uri() + "/"
@@ -134,5 +135,6 @@ class PdfMaker:
         with strict(self.templates, what):
             document = weasyprint.HTML(string=html, base_url=self.base_url, url_fetcher=self.fetcher)
             document = document.render(font_config=self.font_config, stylesheets=[self.css])
-            pdf = document.write_pdf(pdf_identifier=identifier)
+            options = {"pdf_variant": self.variant} if self.variant else {}
+            pdf = document.write_pdf(pdf_identifier=identifier, **options)
         return Rendered(pdf, len(document.pages))
