@@ -6,7 +6,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: test demo deps system-deps bench bench-render clean
+.PHONY: test demo deps system-deps bench bench-render pictures clean
 
 $(STAMP): pyproject.toml
 	@$(MAKE) --no-print-directory system-deps
@@ -40,6 +40,10 @@ bench: deps
 
 bench-render: deps
 	$(PY) bench/bench_render.py
+
+# The README's pictures of each layout (docs/layouts/*.png), drawn with poppler's pdftoppm.
+pictures: deps
+	$(PY) tools/pictures.py
 
 clean:
 	rm -rf $(VENV) demo-party

@@ -147,8 +147,13 @@ class HtmlRenderer:
     def sheet(self, doc: dict, standalone: bool = True, extra: dict | None = None, layout: str = "sheet") -> str:
         entry = layout_of(doc, layout)
         if entry is None:
+            from chargen import engines
+
+            engine = engines.get(doc["system"]["engine"])
+            why = "no such engine is registered" if engine is None else \
+                f"it has: {', '.join(engine.layouts) or 'none'}"
             raise RenderError(f"{self.templates.label}: no {layout} layout for engine '{doc['system']['engine']}' "
-                              f"(no such engine is registered)")
+                              f"({why})")
         if entry.fragment:
             return self.collection([(doc, extra)], layout, standalone)
         name = self.templates.sheet_template(entry)
