@@ -6,7 +6,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: test demo deps system-deps bench bench-render clean
+.PHONY: test demo deps system-deps bench bench-render pictures clean
 
 $(STAMP): pyproject.toml
 	@$(MAKE) --no-print-directory system-deps
@@ -19,7 +19,10 @@ $(STAMP): pyproject.toml
 deps: $(STAMP)
 
 # WeasyPrint needs Pango >= 1.44 and PangoFT2, and subsets fonts faster with
-# HarfBuzz-Subset: chargen/system_libraries.py checks them by loading them.
+# HarfBuzz-Subset: chargen/system_libraries.py checks them by loading them. It
+# also installs (apt-get, where possible) the Noto fonts names in other scripts
+# fall back on (fonts-noto-core, fonts-noto-cjk, fonts-noto-color-emoji) and
+# Debian's chromium for the browser tests.
 system-deps:
 	@python3 chargen/system_libraries.py --install
 
@@ -37,6 +40,10 @@ bench: deps
 
 bench-render: deps
 	$(PY) bench/bench_render.py
+
+# The README's pictures of each layout (docs/layouts/*.png), drawn with poppler's pdftoppm.
+pictures: deps
+	$(PY) tools/pictures.py
 
 clean:
 	rm -rf $(VENV) demo-party

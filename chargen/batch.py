@@ -122,7 +122,11 @@ def identity(module: RulesModule, batch_seed: int, indices: range, formats: tupl
     if members is not None:
         ident["party"] = members.record
     if sheets is not None:
-        ident.update(paper=sheets.paper, party_name=sheets.title)
+        ident.update(paper=sheets.paper, party_name=sheets.title, layout=sheets.layout)
+        if sheets.layout == "card":
+            ident["cards_per_page"] = sheets.cards_per_page
+        if sheets.pdf_variant:
+            ident["pdf_variant"] = sheets.pdf_variant
     elif any(f.batch_file for f in formats):  # a batch file may carry the party's name (meg's party_name)
         ident.update(party_name=title or batch_title(None))
     return ident
@@ -390,6 +394,10 @@ def _draw_batch(job: _Job, indices: range, state: ResumeState, record: _Record, 
         for task, drawn in stage.draw(tasks()):
             index = task.index
             digests, new = kept.pop(index)
+            if drawn.failed:  # not listed: --resume draws it (once the machine has the font)
+                if progress:
+                    progress(1)
+                continue
             if index not in state.done:
                 digests = {**digests, **drawn.sha256}
                 record.result.new += new
@@ -401,6 +409,7 @@ def _draw_batch(job: _Job, indices: range, state: ResumeState, record: _Record, 
         for name, digest in stage.finish(record.snapshot()):
             record.result.batch_files[name] = digest
             record.save()
+        stage.check_failed()
 
 
 def _prepare(job: _Job, index: int, state: ResumeState):

@@ -79,6 +79,9 @@ class Layout:
     ``needs_rules`` is set (odds and tables from the rules), else ``None``.
     ``folder`` is where the template lives when it is not among the built-in
     templates (an engine outside the package); ``--template-dir`` still overrides it.
+    ``fragment``: the template draws one character's part of a page (a stat block,
+    a card), which the shared ``collection.html.j2`` sets on pages, several to a
+    page; else it is a whole page of its own (the full sheet, extending ``base.html.j2``).
     """
 
     id: str
@@ -86,6 +89,7 @@ class Layout:
     figures: Callable[[dict, object], Mapping]
     needs_rules: bool = False
     folder: Path | None = None
+    fragment: bool = False
     engine: str = ""               # set by register()
 
 

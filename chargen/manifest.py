@@ -129,6 +129,8 @@ def _check_entry(entry: object, n: int, indices: range, formats: tuple[Format, .
 def _differences(old: dict, ident: dict) -> list[str]:
     """What differs between the manifest's batch and this one, in the user's terms."""
     was, now = dict(old), dict(ident)
+    if "paper" in was:
+        was.setdefault("layout", "sheet")  # a manifest from before layouts: full sheets
     was_sys, now_sys = was.pop("system"), now.pop("system")
     for key in ("id", "version"):
         was[f"system {key}"], now[f"system {key}"] = was_sys.get(key), now_sys[key]
@@ -162,6 +164,9 @@ def plan_resume(folder: Path, **given) -> dict:
         "formats": tuple(old["formats"]),
         "paper": old.get("paper"),
         "party_name": old.get("party_name"),
+        "layout": old.get("layout", "sheet" if "paper" in old else None),
+        "cards_per_page": old.get("cards_per_page"),
+        "pdf_variant": old.get("pdf_variant"),
     }
     diffs = [f"{_OPTION[k]}: {_show(v)} in the manifest, {_show(given[k])} now"
              for k, v in taken.items() if v is not None and given.get(k) is not None and given[k] != v]
@@ -173,4 +178,5 @@ def plan_resume(folder: Path, **given) -> dict:
 
 
 _OPTION = {"system_id": "--system", "seed": "--seed", "start": "--index", "count": "--count", "formats": "--format",
-           "paper": "--paper", "party_name": "--party-name"}
+           "paper": "--paper", "party_name": "--party-name", "layout": "--layout", "cards_per_page": "--cards-per-page",
+           "pdf_variant": "--pdf-variant"}

@@ -78,7 +78,8 @@ def test_every_layout_renders(engine_id):
     doc = make_character(module, 42, 3)
     for layout in engines.require(engine_id).layouts:
         html = HtmlRenderer(TemplateSet.load()).sheet(doc, True, layout=layout)
-        assert doc["identity"]["name"] in html and "reproduce with:" in html
+        assert doc["identity"]["name"] in html and "chargen generate" in html  # the line that makes it again
+        assert f"--seed {doc['seed']['batch']}" in html and f"--index {doc['seed']['index']}" in html
 
 
 @pytest.mark.parametrize("engine_id", ENGINE_IDS)

@@ -18,6 +18,7 @@ def test_a_missing_library_without_apt_names_what_to_install(monkeypatch, capsys
 
 
 def test_apt_installs_only_what_is_missing(monkeypatch):
+    monkeypatch.setattr(sl, "missing_extras", lambda: [])
     have = {"libpango-1.0.so.0", "libpangoft2-1.0.so.0"}
     installed = []
     monkeypatch.setattr(sl, "loads", lambda names: bool(have & set(names)))
@@ -32,3 +33,24 @@ def test_an_optional_library_missing_is_a_note_not_a_failure(monkeypatch, capsys
     monkeypatch.setattr(sl, "can_apt", lambda: False)
     assert sl.main(["--install"]) == 0
     assert "HarfBuzz-Subset is missing" in capsys.readouterr().err
+
+
+def test_the_fonts_and_chromium_are_here():
+    assert sl.missing_extras() == []
+
+
+def test_missing_fonts_or_chromium_are_installed_where_apt_can(monkeypatch, capsys):
+    have = set()
+    installed = []
+    monkeypatch.setattr(sl, "missing", lambda: [])
+    monkeypatch.setattr(sl, "has_extra", lambda probe: probe in have)
+    monkeypatch.setattr(sl, "can_apt", lambda: True)
+    monkeypatch.setattr(sl, "apt_install_extras",
+                        lambda names: (installed.extend(names), have.update(sl.EXTRAS[n][0] for n in names)))
+    assert sl.main(["--install"]) == 0
+    assert installed == list(sl.EXTRAS) and [sl.EXTRAS[n][1] for n in installed] == [
+        "fonts-noto-core", "fonts-noto-cjk", "fonts-noto-color-emoji", "chromium"]
+    monkeypatch.setattr(sl, "has_extra", lambda probe: False)
+    monkeypatch.setattr(sl, "can_apt", lambda: False)
+    assert sl.main(["--install"]) == 0  # optional: a note, not a failure
+    assert "note: Noto CJK fonts missing (Debian package fonts-noto-cjk)" in capsys.readouterr().err

@@ -44,7 +44,8 @@ SHEET_FORMATS = names(sheet=True)
 def generate_cmd(ctx: click.Context, system_id: str, seed: int | None, count: int, start: int | None, formats: str,
                  output: Path | None, force: bool, resume: bool, archetype: str | None, profession: str | None,
                  years: str | None, jobs: int | None, overlays: tuple[Path, ...],
-                 rules_dirs: tuple[Path, ...], paper: str, template_dir: Path | None, party_name: str | None) -> None:
+                 rules_dirs: tuple[Path, ...], paper: str, template_dir: Path | None, party_name: str | None,
+                 layout: str, cards_per_page: str, pdf_variant: str | None) -> None:
     """Generate characters, as data (json, yaml), as sheets (html, pdf) and for other tools
     (csv roster, text stat blocks, meg, foundry, statblock).
 
@@ -68,12 +69,14 @@ def generate_cmd(ctx: click.Context, system_id: str, seed: int | None, count: in
         chargen generate --system d100 --seed 42 --count 6 --format json,csv,text,meg,foundry,statblock -o vtt/
         chargen generate --system d100 --seed 7 --archetype town_guard --count 20 -o town-guards/
         chargen generate --system d100 --seed 7 --profession soldier --years 1D6+2 --format yaml
+        chargen generate --system d100 --seed 42 --count 12 --format pdf --layout block -o ambush/
+        chargen generate --system kotm --seed 42 --count 9 --format pdf --layout card --cards-per-page 9 -o cards/
     """
     from chargen.generate import check_request
     from chargen.rules import load_module
 
     fmts = parse_formats(formats)
-    options = make_sheet_options(fmts, paper, template_dir, jobs, party_name)
+    options = make_sheet_options(fmts, paper, template_dir, jobs, party_name, layout, cards_per_page, pdf_variant)
     if resume:
         if output is None:
             raise click.UsageError("--resume needs -o/--output: the folder of the interrupted batch")
@@ -133,9 +136,14 @@ def _resume(ctx: click.Context, output: Path, overlays: tuple[Path, ...], rules_
     plan = plan_resume(output, system_id=given_value(ctx, "system_id", p["system_id"]), seed=p["seed"],
                        start=p["start"], count=given_value(ctx, "count", p["count"]),
                        formats=parse_formats(given_formats) if given_formats else None,
-                       paper=given_value(ctx, "paper", p["paper"]), party_name=p["party_name"])
+                       paper=given_value(ctx, "paper", p["paper"]), party_name=p["party_name"],
+                       layout=given_value(ctx, "layout", p["layout"]),
+                       cards_per_page=int(c) if (c := given_value(ctx, "cards_per_page", p["cards_per_page"])) else None,
+                       pdf_variant=p["pdf_variant"])
     options = replace(options, formats=tuple(f for f in plan["formats"] if f in SHEET_FORMATS),
-                      paper=plan["paper"] or options.paper, party_name=plan["party_name"] or options.party_name)
+                      paper=plan["paper"] or options.paper, party_name=plan["party_name"] or options.party_name,
+                      layout=plan["layout"] or options.layout, cards_per_page=plan["cards_per_page"] or
+                      options.cards_per_page, pdf_variant=plan["pdf_variant"] or options.pdf_variant)
     module = load_module(plan["system_id"], overlays, rules_dirs)
     _check_engine(plan["formats"], module)
     indices = range(plan["start"], plan["start"] + plan["count"])
@@ -219,7 +227,8 @@ def _other_to_stdout(module, batch_seed: int, indices: range, name: str, options
 @sheet_options
 def render_cmd(files: tuple[Path, ...], formats: str, output: Path | None, force: bool, jobs: int | None,
                overlays: tuple[Path, ...], rules_dirs: tuple[Path, ...],
-               paper: str, template_dir: Path | None, party_name: str | None) -> None:
+               paper: str, template_dir: Path | None, party_name: str | None, layout: str,
+               cards_per_page: str, pdf_variant: str | None) -> None:
     """Render saved characters as sheets: chargen JSON or YAML (hand edits and all),
     MEG JSON (an enemies list or a party: one sheet per NPC) and PDFs chargen wrote
     (a sheet, or party.pdf: the characters embedded in them).
@@ -239,12 +248,13 @@ def render_cmd(files: tuple[Path, ...], formats: str, output: Path | None, force
         chargen render examples/meg/bandits.meg.json -o bandits/
         chargen render prints/party.pdf --format html -o again/
         chargen render grim/*.json --rules examples/house-rules/grim-north.yaml -o grim-prints/
+        chargen render party/*.json --layout block -o encounter/
     """
     from chargen.render import saved
     from chargen.render.bundle import SHEET_FORMATS
 
     fmts = parse_formats(formats, SHEET_FORMATS)
-    options = make_sheet_options(fmts, paper, template_dir, jobs, party_name)
+    options = make_sheet_options(fmts, paper, template_dir, jobs, party_name, layout, cards_per_page, pdf_variant)
     if output is None:
         if len(files) != 1 or len(fmts) != 1:
             raise click.UsageError("without -o, give one file and one --format (html or pdf); use -o DIR for more")

@@ -119,6 +119,15 @@ sheet_options = bundle(  # how html and pdf sheets are rendered
     click.option("--template-dir", type=click.Path(path_type=Path, file_okay=False, exists=True),
                  help="Render sheets with the templates in this folder instead of the built-in ones."),
     click.option("--party-name", metavar="NAME", help="Title of party.pdf and index.html."),
+    click.option("--layout", type=click.Choice(["sheet", "block", "card"], case_sensitive=False), default="sheet",
+                 show_default=True, help="sheet: a full page each; block: compact stat blocks, several a page "
+                 "(party.pdf is an encounter sheet: roster, then blocks by archetype); card: NPC cards, "
+                 "--cards-per-page to a page."),
+    click.option("--cards-per-page", type=click.Choice(["4", "9"]), default="4", show_default=True,
+                 help="Cards a page in --layout card: 4 (2x2) or 9 (3x3)."),
+    click.option("--pdf-variant", type=click.Choice(["pdf/ua-1"]), default=None,
+                 help="pdf/ua-1: tagged, accessible PDF sheets (a screen reader reads them in order); "
+                      "costs about 10% more time."),
 )
 
 
@@ -127,14 +136,16 @@ def jobs_option(f):
                         help="Worker processes for large batches and for laying out sheets (default: all cores).")(f)
 
 
-def make_sheet_options(formats, paper, template_dir, jobs, party_name):
+def make_sheet_options(formats, paper, template_dir, jobs, party_name, layout="sheet", cards_per_page="4",
+                       pdf_variant=None):
     from chargen.formats import names
     from chargen.render.bundle import SheetOptions
 
     if party_name is not None:
         _check_party_name(party_name, template_dir)
     return SheetOptions(formats=tuple(f for f in formats if f in names(sheet=True)), paper=paper,
-                        template_dir=template_dir, jobs=jobs or 0, party_name=party_name)
+                        template_dir=template_dir, jobs=jobs or 0, party_name=party_name, layout=layout.lower(),
+                        cards_per_page=int(cards_per_page), pdf_variant=pdf_variant)
 
 
 def _check_party_name(name: str, template_dir: Path | None) -> None:

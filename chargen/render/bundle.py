@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from chargen.errors import RenderError
 from chargen.formats import FORMATS, INDEX_HTML, PARTY_PDF, Format, batch_files, names
 from chargen.output import atomic_write, create_new, inside, lock_folder, temporary
 
@@ -34,6 +35,11 @@ ROSTER_ROWS = (40, 50)  # cover rows on the first page (under the title), then o
 DEFAULT_PARTY_NAME = "The party"
 
 
+# characters per document of party.pdf in the card layout (whole pages of cards), and in the block
+# layout (each document an encounter sheet of its own: roster, then blocks)
+COLLECTION_CHUNK = {"card": 72, "block": 240}
+
+
 @dataclass(frozen=True)
 class SheetOptions:
     formats: tuple[str, ...] = ("pdf",)   # of SHEET_FORMATS (write_batch takes the batch's own formats)
@@ -41,6 +47,9 @@ class SheetOptions:
     template_dir: Path | None = None
     jobs: int = 0                         # worker processes; 0: one per core
     party_name: str | None = None
+    layout: str = "sheet"                 # sheet, block or card (the engines' layouts)
+    cards_per_page: int = 4               # card layout: 4 (2x2) or 9 (3x3)
+    pdf_variant: str | None = None        # "pdf/ua-1": tagged PDF a screen reader reads in order
 
     @property
     def workers(self) -> int:
@@ -65,10 +74,13 @@ class SheetTask:
 
 @dataclass(frozen=True)
 class Drawn:
-    """What a worker hands back for a task: the sha256 of each file it drew, and the roster figures."""
+    """What a worker hands back for a task: the sha256 of each file it drew, and the roster figures;
+    ``failed``: why this character's sheet could not be drawn (a character no installed font has),
+    the rest of the batch carrying on without it."""
 
     sha256: dict
     roster: list
+    failed: str | None = None
 
 
 @dataclass(frozen=True)
@@ -97,13 +109,16 @@ class SheetRenderer:
     (for pdf) the PDF maker, set up once; the engine's sheet figures computed once per document."""
 
     def __init__(self, template_dir: Path | None = None, paper: str = "a4", pdf: bool = True,
-                 modules: tuple = ()):
+                 modules: tuple = (), layout: str = "sheet", cards_per_page: int = 4,
+                 pdf_variant: str | None = None):
         from chargen.render.html import HtmlRenderer
         from chargen.render.templates import TemplateSet
 
         self.modules = modules  # the rules modules the characters were made with, when known
+        self.layout = layout
+        self.pdf_variant = pdf_variant
         self.templates = TemplateSet.load(template_dir)
-        self.renderer = HtmlRenderer(self.templates, paper)
+        self.renderer = HtmlRenderer(self.templates, paper, cards_per_page)
         self._maker = None
         self._doc: dict | None = None
         self._extra: dict = {}
@@ -114,18 +129,26 @@ class SheetRenderer:
         if self._maker is None:
             from chargen.render.pdf import PdfMaker
 
-            self._maker = PdfMaker(self.templates)
+            self._maker = PdfMaker(self.templates, self.pdf_variant)
         return self._maker
 
     def extra(self, doc: dict) -> dict:
         if doc is not self._doc:
             from chargen.render.html import engine_extra
 
-            self._doc, self._extra = doc, engine_extra(doc, self.modules)
+            self._doc, self._extra = doc, engine_extra(doc, self.modules, self.layout)
         return self._extra
 
     def html(self, doc: dict, standalone: bool) -> str:
-        return self.renderer.sheet(doc, standalone, self.extra(doc))
+        return self.renderer.sheet(doc, standalone, self.extra(doc), self.layout)
+
+    def collection(self, docs: list[dict], party: dict | None):
+        """Blocks or cards of ``docs`` on pages, as PDF (party.pdf's part in a block or card layout)."""
+        from chargen.render.html import engine_extra
+
+        entries = [(doc, engine_extra(doc, self.modules, self.layout)) for doc in docs]
+        html = self.renderer.collection(entries, self.layout, False, party)
+        return self.maker().render(html, f"{self.layout} layout of {len(docs)} characters")
 
     def pdf(self, html: str, what: str, attachments: tuple[tuple[str, bytes], ...] = ()) -> bytes:
         return self.maker().render(html, what, attachments).pdf
@@ -155,7 +178,8 @@ def _init(options: SheetOptions, formats: tuple[Format, ...], modules: tuple, en
 
         import_modules(engine_modules)  # engines registered from outside the package, as in the main process
         _WORKER_FORMATS = {f.name: f for f in formats}
-        _WORKER = SheetRenderer(options.template_dir, options.paper, PARTY_PDF in batch_files(formats), modules)
+        _WORKER = SheetRenderer(options.template_dir, options.paper, PARTY_PDF in batch_files(formats), modules,
+                                options.layout, options.cards_per_page, options.pdf_variant)
     except Exception as e:  # noqa: BLE001 - handed to the main process with the first task
         _INIT_ERROR = e
 
@@ -173,9 +197,15 @@ def _sheet(folder: Path, task: SheetTask) -> Drawn:
 
 def draw(renderer: SheetRenderer, formats: dict[str, Format], folder: Path, task: SheetTask) -> Drawn:
     """Draw ``task``'s sheet formats into ``folder`` (in this process)."""
+    from chargen.render.glyphs import MissingGlyph
+
     digests = {}
     for name in task.draw:
-        data = formats[name].to_bytes(task.doc, renderer)
+        try:
+            data = formats[name].to_bytes(task.doc, renderer)
+        except MissingGlyph as e:
+            return Drawn(digests, [], f"sheet of '{task.doc['identity']['name']}' (index {task.doc['seed']['index']}): "
+                                      f"{e.detail}")
         atomic_write(inside(folder, task.files[name]), data)
         digests[name] = hashlib.sha256(data).hexdigest()
     return Drawn(digests, [list(f) for f in renderer.extra(task.doc).get("roster", [])])
@@ -183,6 +213,10 @@ def draw(renderer: SheetRenderer, formats: dict[str, Format], folder: Path, task
 
 def _cover(party: dict):
     return _ready().cover(party)
+
+
+def _collection(docs: list[dict], party: dict | None):
+    return _ready().collection(docs, party)
 
 
 # --- the main side ---------------------------------------------------------
@@ -216,8 +250,17 @@ def check_templates(options: SheetOptions, formats: tuple[Format, ...]) -> None:
     from chargen.render.templates import TemplateSet
 
     templates = TemplateSet.load(options.template_dir)
-    HtmlRenderer(templates, options.paper)
+    HtmlRenderer(templates, options.paper, options.cards_per_page)
     templates.inline_stylesheet()  # reads the stylesheet and every file it names (fonts)
+    check_layout(options.layout)
+
+
+LAYOUTS = ("sheet", "block", "card")
+
+
+def check_layout(layout: str) -> None:
+    if layout not in LAYOUTS:
+        raise RenderError(f"unknown layout '{layout}' (expected one of: {', '.join(LAYOUTS)})")
 
 
 class SheetStage:
@@ -236,6 +279,7 @@ class SheetStage:
         self.folder, self.options, self.formats, self.modules = folder, options, formats, tuple(modules)
         self.batch_files = batch_files(formats)
         self.sheets: list[SheetSummary] = []
+        self.failed: list[str] = []  # the sheets that could not be drawn, each a line saying why
         self.pool = None
         self.party: PartyPdf | None = None
         self.workers = max(1, min(options.workers, work)) if work is not None else options.workers
@@ -273,9 +317,19 @@ class SheetStage:
     def draw(self, tasks: Iterable[SheetTask]) -> Iterator[tuple[SheetTask, Drawn]]:
         """Draw ``tasks`` (in order), appending each sheet to party.pdf as it completes."""
         for task, drawn in _in_order(self.pool, self.folder, tasks, 2 * self.workers + 2):
-            pages = self.party.add(self.folder / task.files["pdf"], task.doc["identity"]["name"],
-                                   (f"{task.stem}.json", _json_bytes(task.doc))) if self.party else 0
+            if drawn.failed:
+                self.failed.append(drawn.failed)
+                yield task, drawn
+                continue
             doc = task.doc
+            embedded = (f"{task.stem}.json", _json_bytes(doc))
+            if self.party and self.options.layout != "sheet":
+                self.party.docs.append(doc)  # laid out together, several to a page, at the end
+                self.party.writer.embed(*embedded)
+                pages = 1
+            else:
+                pages = self.party.add(self.folder / task.files["pdf"], doc["identity"]["name"],
+                                       embedded) if self.party else 0
             index = doc["seed"]["index"] if task.index is None else task.index
             archetype = doc.get("archetype")
             self.sheets.append(SheetSummary(task.stem, index, doc["identity"]["name"],
@@ -293,6 +347,12 @@ class SheetStage:
             links["party_pdf"] = PARTY_PDF
         if INDEX_HTML in self.batch_files:
             yield INDEX_HTML, write_index(self.sheets, links, self.folder, self.options)
+
+    def check_failed(self) -> None:
+        """Raise one error naming every sheet that could not be drawn (after the rest are written)."""
+        if self.failed:
+            n = len(self.failed)
+            raise RenderError(f"{n} sheet{'s' if n != 1 else ''} could not be drawn: " + "; ".join(self.failed))
 
 
 def write_sheets(characters: Iterable[tuple[str, dict, dict]], folder: Path, options: SheetOptions,
@@ -316,6 +376,7 @@ def write_sheets(characters: Iterable[tuple[str, dict, dict]], folder: Path, opt
             if progress:
                 progress(1)
         written = dict(stage.finish())
+    stage.check_failed()
     result.sheets = stage.sheets
     result.files = {key: name for key, name in (("party_pdf", PARTY_PDF), ("index_html", INDEX_HTML))
                     if name in written}
@@ -361,6 +422,7 @@ class PartyPdf:
         self.tmp = temporary(self.target)
         self.file = os.fdopen(create_new(self.tmp), "wb")  # closed by finish() or discard()
         self.writer = PdfConcatenator(self.file, options.title)
+        self.docs: list[dict] = []  # block and card layouts: the characters, laid out together in finish()
 
     def add(self, path: Path, name: str, embedded: tuple[str, bytes] | None = None) -> int:
         """Append one sheet PDF (and embed its character's document); its page count."""
@@ -377,11 +439,31 @@ class PartyPdf:
         thousand-row roster: over 300 MiB) and lay out ever slower page by page.
         """
         party = party_summary(sheets, self.options)
+        if self.options.layout != "sheet":
+            return self._finish_collection(pool, party, manifest)
         parts = roster_parts(party["characters"])
         covers = [pool.apply_async(_cover, ({**party, "characters": rows, "part": k, "parts": len(parts)},))
                   for k, rows in enumerate(parts)]
         for k, cover in enumerate(covers):
             self.writer.add(cover.get().pdf, self.options.title if k == 0 else None, front=True)
+        if manifest is not None:
+            self.writer.embed("manifest.json", _json_bytes(manifest))
+        self.writer.close()
+        self.file.close()
+        os.replace(self.tmp, self.target)
+        return self.writer.digest.hexdigest()
+
+    def _finish_collection(self, pool, party: dict, manifest: dict | None) -> str:
+        """party.pdf in the block layout (the encounter sheet: the roster, then the blocks, grouped by
+        archetype) or the card layout (the cards, 4 or 9 a page): a few documents of
+        ``COLLECTION_CHUNK`` characters each (a whole page of cards each), laid out in parallel."""
+        chunk = COLLECTION_CHUNK[self.options.layout]
+        chunk -= chunk % self.options.cards_per_page
+        parts = [self.docs[i:i + chunk] for i in range(0, len(self.docs), chunk)]
+        head = {k: party[k] for k in ("name", "systems", "seeds", "count")}
+        laid = [pool.apply_async(_collection, (docs, {**head, "count": len(docs)})) for docs in parts]
+        for k, part in enumerate(laid):
+            self.writer.add(part.get().pdf, self.options.title if k == 0 else None)
         if manifest is not None:
             self.writer.embed("manifest.json", _json_bytes(manifest))
         self.writer.close()
@@ -415,6 +497,7 @@ def write_index(sheets: list[SheetSummary], links: dict, folder: Path, options: 
 
 def render_single(doc: dict, fmt: str, options: SheetOptions, modules: tuple = ()) -> str | bytes:
     """One character's sheet as standalone HTML text or PDF bytes, in this process."""
-    renderer = SheetRenderer(options.template_dir, options.paper, fmt == "pdf", tuple(modules))
+    renderer = SheetRenderer(options.template_dir, options.paper, fmt == "pdf", tuple(modules), options.layout,
+                             options.cards_per_page, options.pdf_variant)
     data = FORMATS[fmt].to_bytes(doc, renderer)
     return data.decode("utf-8") if fmt == "html" else data

@@ -22,6 +22,7 @@ from markupsafe import Markup
 
 from chargen.errors import RenderError
 from chargen.render import bounds
+from chargen.render.fit import in_heading_face, name_style
 from chargen.render.names import without_bidi
 from chargen.render.templates import TemplateSet
 
@@ -80,8 +81,18 @@ def plain(text: str) -> str:
     return Markup(stripped) if isinstance(text, Markup) else stripped
 
 
+def css_string(text: str) -> Markup:
+    """``text`` as the inside of a CSS string: letters, digits and spaces as they are, every
+    other character a hex escape (so no quote, backslash or ``</style`` can end the string)."""
+    out = []
+    for ch in str(text):
+        out.append(ch if ch.isalnum() or ch == " " else f"\\{ord(ch):06x}")
+    return Markup("".join(out))
+
+
 FILTERS = {"signed": signed, "face": face, "faces": faces, "num": num, "roman": roman, "dashes": dashes,
-           "plain": plain}
+           "plain": plain, "css_string": css_string, "name_style": name_style,
+           "in_heading_face": in_heading_face}
 
 
 class _ContainedLoader(jinja2.BaseLoader):

@@ -25,7 +25,7 @@ from chargen.errors import RenderError
 from chargen.render import bounds
 from chargen.render import standalone as standalone_check
 from chargen.render.env import build_environment
-from chargen.render.templates import COVER, INDEX, TemplateSet
+from chargen.render.templates import COLLECTION, COVER, INDEX, TemplateSet
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,14 +94,36 @@ def sheet_rules(doc: dict, modules: Iterable = ()) -> object:
                       f"{system['name']} sheet shows; give the same --rules/--rules-dir it was made with")
 
 
+CARDS_PER_PAGE = (4, 9)
+
+
+def group_by_archetype(items: list[dict]) -> list[dict]:
+    """The items in groups of one archetype each (in order of first appearance), when any
+    character has one (``doc["archetype"]``: id and label); else one group of all."""
+    if not any(item["c"].get("archetype") for item in items):
+        return [{"label": None, "members": items}]
+    groups: dict = {}
+    for item in items:
+        arch = item["c"].get("archetype") or {}
+        key = arch.get("id")
+        group = groups.setdefault(key, {"label": arch.get("label") or ("Others" if key is None else key),
+                                        "members": []})
+        group["members"].append(item)
+    return list(groups.values())
+
+
 class HtmlRenderer:
     """Renders sheets, covers and indexes from one templates folder and paper size."""
 
-    def __init__(self, templates: TemplateSet, paper: str = "a4"):
+    def __init__(self, templates: TemplateSet, paper: str = "a4", cards_per_page: int = 4):
         if paper not in PAPERS:
             raise RenderError(f"unknown paper '{paper}' (expected one of: {', '.join(PAPERS)})")
+        if cards_per_page not in CARDS_PER_PAGE:
+            raise RenderError(f"cards per page: {cards_per_page} (expected one of: "
+                              f"{', '.join(map(str, CARDS_PER_PAGE))})")
         self.templates = templates
         self.paper = PAPERS[paper]
+        self.cards_per_page = cards_per_page
         self.env = build_environment(templates)
         self._style: Markup | None = None
 
@@ -125,12 +147,38 @@ class HtmlRenderer:
     def sheet(self, doc: dict, standalone: bool = True, extra: dict | None = None, layout: str = "sheet") -> str:
         entry = layout_of(doc, layout)
         if entry is None:
+            from chargen import engines
+
+            engine = engines.get(doc["system"]["engine"])
+            why = "no such engine is registered" if engine is None else \
+                f"it has: {', '.join(engine.layouts) or 'none'}"
             raise RenderError(f"{self.templates.label}: no {layout} layout for engine '{doc['system']['engine']}' "
-                              f"(no such engine is registered)")
+                              f"({why})")
+        if entry.fragment:
+            return self.collection([(doc, extra)], layout, standalone)
         name = self.templates.sheet_template(entry)
         extra = engine_extra(doc, (), layout) if extra is None else extra
         html = self._render(name, c=doc, extra=extra, paper=self.paper, stylesheet=self.style(standalone))
         return self.standalone(html, f"sheet of '{doc['identity']['name']}'") if standalone else html
+
+    def collection(self, entries: list, layout: str, standalone: bool = True, party: dict | None = None) -> str:
+        """Several characters' blocks or cards on pages (``entries``: ``(doc, extra)``, extra None to
+        compute it), in reading order; with ``party`` (the encounter sheet, block layout) the roster
+        first, and the blocks grouped by archetype when the characters have one."""
+        items = []
+        for doc, extra in entries:
+            entry = layout_of(doc, layout)
+            if entry is None or not entry.fragment:
+                raise RenderError(f"{self.templates.label}: no {layout} layout for engine "
+                                  f"'{doc['system']['engine']}'")
+            items.append({"c": doc, "extra": engine_extra(doc, (), layout) if extra is None else extra,
+                          "template": self.templates.sheet_template(entry)})
+        title = party["name"] if party else items[0]["c"]["identity"]["name"]
+        groups = group_by_archetype(items) if party and layout == "block" else [{"label": None, "members": items}]
+        html = self._render(COLLECTION, items=items, groups=groups, party=party, layout=layout, title=title,
+                            cards_per_page=self.cards_per_page, paper=self.paper, stylesheet=self.style(standalone))
+        what = f"{layout} of '{title}'"
+        return self.standalone(html, what) if standalone else html
 
     def cover(self, party: dict) -> str:
         return self._render(COVER, party=party, paper=self.paper, stylesheet=self.style(False))

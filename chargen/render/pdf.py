@@ -106,6 +106,12 @@ def strict(templates: TemplateSet, what: str):
     finally:
         logger.removeHandler(handler)
     if handler.messages:
+        from chargen.render.glyphs import missing_glyph
+
+        for message in handler.messages:  # a character no font has: this sheet alone fails
+            glyph = missing_glyph(message, what)
+            if glyph is not None:
+                raise glyph
         first = " ".join(handler.messages[0].split())
         more = len(handler.messages) - 1
         raise RenderError(f"{templates.label}: {what}: {first}" + (f" (and {more} more)" if more else ""))
@@ -120,8 +126,9 @@ class Rendered:
 class PdfMaker:
     """Lays out HTML from one templates folder into PDF, reusing fonts and the parsed stylesheet."""
 
-    def __init__(self, templates: TemplateSet):
+    def __init__(self, templates: TemplateSet, variant: str | None = None):
         self.templates = templates
+        self.variant = variant  # "pdf/ua-1": tagged, accessible PDF (WeasyPrint's pdf_variant)
         self.fetcher = FolderFetcher(templates)
         self.font_config = FontConfiguration()
         self.base_url = templates.root.as_uri() + "/"
@@ -137,7 +144,8 @@ class PdfMaker:
         with strict(self.templates, what):
             document = weasyprint.HTML(string=html, base_url=self.base_url, url_fetcher=self.fetcher)
             document = document.render(font_config=self.font_config, stylesheets=[self.css])
-            pdf = document.write_pdf(pdf_identifier=identifier, attachments=[
+            options = {"pdf_variant": self.variant} if self.variant else {}
+            pdf = document.write_pdf(pdf_identifier=identifier, **options, attachments=[
                 weasyprint.Attachment(file_obj=io.BytesIO(data), name=name, created=EPOCH, modified=EPOCH)
                 for name, data in attachments])
         return Rendered(pdf, len(document.pages))

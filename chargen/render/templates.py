@@ -24,10 +24,12 @@ from pathlib import Path
 from chargen.errors import RenderError
 
 STYLESHEET = "sheet.css"
+LAYOUTS_STYLESHEET = "layouts.css"  # the block and card layouts, read after sheet.css (when the folders have it)
 BROWSER_STYLESHEET = "browser.css"  # standalone HTML only, after sheet.css
 BASE = "base.html.j2"
 COVER = "cover.html.j2"
 INDEX = "index.html.j2"
+COLLECTION = "collection.html.j2"  # blocks or cards on pages: the layouts whose template is a fragment
 # CSS url(...) references, quoted or not; data: URLs are left alone.
 _CSS_URL = re.compile(r"""url\(\s*(?P<q>['"]?)(?P<url>[^'")]*)(?P=q)\s*\)""")
 _OVERRIDES = {".j2", ".css", ".otf", ".ttf", ".woff", ".woff2", ".svg", ".png", ".jpg"}
@@ -119,7 +121,11 @@ class TemplateSet:
         return f"data:{kind};base64,{base64.b64encode(path.read_bytes()).decode('ascii')}"
 
     def stylesheet(self) -> str:
-        return self.read_asset(STYLESHEET).decode("utf-8")
+        """sheet.css, then layouts.css when a folder has it."""
+        css = self.read_asset(STYLESHEET).decode("utf-8")
+        if any((r / LAYOUTS_STYLESHEET).is_file() for r in self.roots):
+            css += "\n" + self.read_asset(LAYOUTS_STYLESHEET).decode("utf-8")
+        return css
 
     def inline_stylesheet(self) -> str:
         """sheet.css then browser.css (if any), every url(...) a data: URL, to sit in a <style> element."""

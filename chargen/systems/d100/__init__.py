@@ -6,7 +6,7 @@ from chargen.systems.d100.generate import draw_identity, generate
 from chargen.systems.d100.resolve import ROLL_OPTIONS, resolve
 from chargen.systems.d100.rules import READS
 from chargen.systems.d100.rules import build as build_rules
-from chargen.systems.d100.sheet import sheet_context
+from chargen.systems.d100.sheet import block_context, sheet_context
 
 
 ENGINE = register(Engine(
@@ -25,7 +25,11 @@ ENGINE = register(Engine(
     ),
     resolve=resolve,
     roll_examples=({"chance": 65}, {"chance": 110, "against": 120}, {"active": 12, "passive": 14}),
-    layouts={"sheet": Layout("sheet", "d100.html.j2", lambda doc, rules: sheet_context(doc))},
+    layouts={
+        "sheet": Layout("sheet", "d100.html.j2", lambda doc, rules: sheet_context(doc)),
+        "block": Layout("block", "d100-block.html.j2", lambda doc, rules: block_context(doc), fragment=True),
+        "card": Layout("card", "d100-block.html.j2", lambda doc, rules: block_context(doc), fragment=True),
+    },
     archetypes=lambda rules: tuple(a.listing() for a in rules.archetypes.values()),
     check_request=check_request,
     key_figures=key_figures,

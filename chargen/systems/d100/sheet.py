@@ -18,6 +18,12 @@ def sheet_context(doc: dict) -> dict:
     }
 
 
+def block_context(doc: dict) -> dict:
+    """The stat block's and card's figures: the sheet's, and the skills above their base (best first)."""
+    above = [s for s in doc["skills"] if s["value"] > s["base"]]
+    return {**sheet_context(doc), "skills_above_base": sorted(above, key=lambda s: -s["value"])}
+
+
 def label_of(category_id: str) -> str:
     return category_id.replace("_", " ").capitalize()
 

@@ -35,7 +35,11 @@ ENGINE = register(Engine(
     ),
     resolve=resolve,
     roll_examples=({"sd": 30, "level": 4}, {"sd": 50, "level": 9, "damage_mod": 2, "missile": True}),
-    layouts={"sheet": Layout("sheet", "kotm.html.j2", sheet_context, needs_rules=True)},
+    layouts={
+        "sheet": Layout("sheet", "kotm.html.j2", sheet_context, needs_rules=True),
+        "block": Layout("block", "kotm-block.html.j2", sheet_context, needs_rules=True, fragment=True),
+        "card": Layout("card", "kotm-block.html.j2", sheet_context, needs_rules=True, fragment=True),
+    },
     archetypes=lambda rules: tuple(a.listing() for a in rules.archetypes.values()),
     check_request=check_request,
     key_figures=lambda doc: [("Level", doc["level"]), ("SD", doc["sd"]), ("Save check", doc["save_check"]),

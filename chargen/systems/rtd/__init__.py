@@ -59,7 +59,11 @@ ENGINE = register(Engine(
     resolve=resolve,
     roll_examples=({"stat": 7, "difficulty": "medium"}, {"action": True, "skill_xp": 12, "bonus": 1},
                    {"attack": True, "damage": 7, "parry_damage": 5}),
-    layouts={"sheet": Layout("sheet", "rtd.html.j2", sheet_context, needs_rules=True)},
+    layouts={
+        "sheet": Layout("sheet", "rtd.html.j2", sheet_context, needs_rules=True),
+        "block": Layout("block", "rtd-block.html.j2", sheet_context, needs_rules=True, fragment=True),
+        "card": Layout("card", "rtd-block.html.j2", sheet_context, needs_rules=True, fragment=True),
+    },
     archetypes=lambda rules: tuple(a.listing() for a in rules.archetypes.values()),
     check_request=check_request,
     key_figures=lambda doc: [(s["abbr"], s["value"]) for s in doc["stats"]]

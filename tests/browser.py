@@ -1,0 +1,137 @@
+"""Headless Chromium (Debian's ``chromium``) driven over its DevTools protocol on a pipe.
+
+:func:`print_page` opens one local file, records every request the page makes and
+every console message or uncaught exception, and prints it to PDF as the browser's
+print would (the page's own @page size, backgrounds on). Nothing is downloaded:
+the browser is the machine's, found on PATH, with background networking off and a
+throw-away profile.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+CANDIDATES = ("chromium", "chromium-browser", "google-chrome")
+
+
+def find() -> str | None:
+    for name in CANDIDATES:
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+@dataclass
+class Printed:
+    pdf: bytes
+    requests: list[str] = field(default_factory=list)   # every URL the page asked for
+    console: list[str] = field(default_factory=list)    # console messages and uncaught exceptions
+    links: list[str] = field(default_factory=list)      # the href of every link, as the browser resolved it
+
+
+class _Pipe:
+    def __init__(self, proc, write_fd: int, read_fd: int):
+        self.proc, self.w, self.r = proc, os.fdopen(write_fd, "wb", buffering=0), os.fdopen(read_fd, "rb")
+        self.next_id, self.buffer, self.events = 0, b"", []
+
+    def send(self, method: str, params: dict | None = None, session: str | None = None) -> dict:
+        self.next_id += 1
+        message = {"id": self.next_id, "method": method, "params": params or {}}
+        if session:
+            message["sessionId"] = session
+        self.w.write(json.dumps(message).encode() + b"\0")
+        while True:
+            reply = self._read()
+            if reply.get("id") == self.next_id:
+                if "error" in reply:
+                    raise RuntimeError(f"{method}: {reply['error']}")
+                return reply.get("result", {})
+            self.events.append(reply)
+
+    def wait_for(self, method: str) -> dict:
+        for i, event in enumerate(self.events):
+            if event.get("method") == method:
+                return self.events.pop(i)
+        while True:
+            event = self._read()
+            if event.get("method") == method:
+                return event
+            self.events.append(event)
+
+    def _read(self) -> dict:
+        while b"\0" not in self.buffer:
+            chunk = self.r.read1(1 << 16)
+            if not chunk:
+                raise RuntimeError("chromium closed the DevTools pipe")
+            self.buffer += chunk
+        raw, self.buffer = self.buffer.split(b"\0", 1)
+        return json.loads(raw)
+
+
+def print_page(path: Path, timeout: float = 60) -> Printed:
+    """Open ``path`` in headless Chromium and print it; what it requested and logged."""
+    browser = find()
+    if browser is None:
+        raise RuntimeError("no chromium on PATH")
+    to_browser_r, to_browser_w = os.pipe()
+    from_browser_r, from_browser_w = os.pipe()
+    profile = tempfile.mkdtemp(prefix="chargen-chromium-")
+    # Chromium reads commands on fd 3 and writes replies on fd 4: the pipe ends are moved out of the
+    # way first (high numbers), then onto 3 and 4 in the child, which keeps exactly those
+    high_r, high_w = os.dup2(to_browser_r, 200), os.dup2(from_browser_w, 201)
+
+    def fds():
+        os.dup2(high_r, 3)
+        os.dup2(high_w, 4)
+
+    args = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--remote-debugging-pipe",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+            "--disable-default-apps", "--disable-extensions", f"--user-data-dir={profile}", "about:blank"]
+    proc = subprocess.Popen(args, preexec_fn=fds, pass_fds=(3, 4), stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    for fd in (to_browser_r, from_browser_w, high_r, high_w):
+        os.close(fd)
+    pipe = _Pipe(proc, to_browser_w, from_browser_r)
+    try:
+        target = pipe.send("Target.createTarget", {"url": "about:blank"})["targetId"]
+        session = pipe.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+        for domain in ("Network", "Runtime", "Log", "Page"):
+            pipe.send(f"{domain}.enable", session=session)
+        url = Path(path).resolve().as_uri()
+        pipe.send("Page.navigate", {"url": url}, session=session)
+        pipe.wait_for("Page.loadEventFired")
+        links = pipe.send("Runtime.evaluate", {"expression": "Array.from(document.links, a => a.href)",
+                                               "returnByValue": True}, session=session)["result"]["value"]
+        pdf = pipe.send("Page.printToPDF", {"printBackground": True, "preferCSSPageSize": True,
+                                            "displayHeaderFooter": False}, session=session)["data"]
+        printed = Printed(base64.b64decode(pdf), links=links)
+        for event in pipe.events:
+            method, params = event.get("method"), event.get("params", {})
+            if method == "Network.requestWillBeSent":
+                printed.requests.append(params["request"]["url"])
+            elif method == "Runtime.consoleAPICalled":
+                printed.console.append(f"{params['type']}: {params.get('args')}")
+            elif method == "Runtime.exceptionThrown":
+                printed.console.append(f"exception: {params['exceptionDetails'].get('text')}")
+            elif method == "Log.entryAdded" and params["entry"]["level"] in ("error", "warning"):
+                printed.console.append(f"{params['entry']['level']}: {params['entry']['text']}")
+        try:
+            pipe.send("Browser.close")
+        except RuntimeError:
+            pass
+        return printed
+    finally:
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        shutil.rmtree(profile, ignore_errors=True)

@@ -1,0 +1,134 @@
+"""Sheets that survive any name and any house rule: long names and labels, every script.
+
+Each character still fits one page at A4 and letter, with every value where the
+sheet prints it (checked in the PDF's text, as the other sheet tests do).
+"""
+
+import io
+import unicodedata
+
+import pypdf
+
+import pytest
+from tests.sheetvalues import missing, pdf_text
+
+from chargen.generate import make_character
+from chargen.render.fit import fit, in_heading_face, name_style
+from chargen.render.html import HtmlRenderer, engine_extra
+from chargen.render.templates import TemplateSet
+from chargen.rules import load_module
+
+LONG = {
+    "33": "Sir Godfrey the Bold of Coldwater",
+    "80": "Sir Godfrey the Bold of Coldwater and Lord Protector of the Western Marches Too",
+}
+SCRIPTS = {
+    "latin-vietnamese": "Nguyễn Thị Minh Khai",
+    "greek": "Ἀλέξανδρος Παπαδόπουλος",
+    "cyrillic": "Владимир Иванович Петров",
+    "arabic": "محمد عبد الله",
+    "hebrew": "דוד בן גוריון",
+    "devanagari": "राम प्रसाद बिस्मिल",
+    "thai": "สมชาย ใจดี",
+    "cjk": "山田太郎",
+    "korean": "김민준",
+}
+LABEL = "Ancient Draconic Heraldry and Lineages of the Western Marches"
+
+
+@pytest.fixture(scope="module")
+def maker():
+    from chargen.render.pdf import PdfMaker
+
+    return PdfMaker(TemplateSet.load())
+
+
+def sheet(maker, doc, paper, modules=()):
+    html = HtmlRenderer(TemplateSet.load(), paper).sheet(doc, False, engine_extra(doc, modules))
+    return maker.render(html)
+
+
+def named(module, name, seed=5, index=3):
+    doc = make_character(module, seed, index)
+    doc["identity"]["name"] = name
+    return doc
+
+
+def check_one_page(maker, doc, paper, modules=()):
+    rendered = sheet(maker, doc, paper, modules)
+    text, pages = pdf_text(rendered.pdf, doc["identity"]["name"])
+    assert pages == 1, f"{doc['identity']['name']!r} on {paper}: {pages} pages"
+    rules = modules[0].rules if modules else None
+    name = doc["identity"]["name"]
+    gone = missing(doc, text, rules)
+    if any(unicodedata.bidirectional(c) in ("R", "AL") for c in name):
+        # a right-to-left name's text comes out of the PDF in visual order, its ligatures split: find it
+        # in the PDF's title, and each of its letters drawn
+        title = pypdf.PdfReader(io.BytesIO(rendered.pdf)).metadata.title
+        assert title.startswith(name) and all(c in text for c in name if c.isalpha() and c not in "ال")
+        gone = [p for p in gone if p != name]
+    assert gone == []
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("system", ["d100", "kotm", "rtd"])
+@pytest.mark.parametrize("length", sorted(LONG))
+def test_a_long_name_keeps_the_sheet_on_one_page(request, maker, system, paper, length):
+    check_one_page(maker, named(request.getfixturevalue(system), LONG[length]), paper)
+
+
+@pytest.mark.parametrize("system", ["d100", "kotm", "rtd"])
+@pytest.mark.parametrize("script", sorted(SCRIPTS))
+def test_a_name_in_any_script_keeps_the_sheet_on_one_page(request, maker, system, script):
+    check_one_page(maker, named(request.getfixturevalue(system), SCRIPTS[script]), "a4")
+
+
+@pytest.mark.parametrize("script", ["arabic", "cjk", "devanagari"])
+def test_a_name_in_any_script_fits_letter_too(d100, maker, script):
+    check_one_page(maker, named(d100, SCRIPTS[script]), "letter")
+
+
+def test_every_script_is_drawn_by_an_installed_font(maker, d100):
+    """No glyph of these names is missing (strict rendering would raise), and none is set
+    in the heading face in part: a name it cannot draw whole is set wholly in the fallback."""
+    for name in SCRIPTS.values():
+        assert not in_heading_face(name)
+        html = HtmlRenderer(TemplateSet.load(), "a4").sheet(named(d100, name), False)
+        assert 'class="character-name other-script"' in html
+    assert in_heading_face(LONG["80"])
+
+
+def test_the_name_box_is_one_line_high_whatever_the_name():
+    for name in list(LONG.values()) + list(SCRIPTS.values()) + ["x" * 200, "W" * 200, "山" * 200]:
+        style = name_style(name, 94, 21)
+        assert "height: 22.05pt" in style
+        size, lines = fit(name, 94, 21)
+        assert size * lines * (1.05 if lines == 1 else 1.0) <= 22.05 + 1e-6
+    assert fit("Ann", 94, 21) == (21, 1)
+    assert fit(LONG["33"], 94, 21)[1] == 1 and fit(LONG["80"], 94, 21)[1] == 2
+
+
+def overlay(tmp_path, system, key):
+    path = tmp_path / f"{system}-long.yaml"
+    path.write_text(f"overlay: {system}\nname: Long labels\nchanges:\n  {key.split('.')[0]}:\n    set:\n"
+                    f"      {key.split('.', 1)[1]}: {LABEL}\n", "utf-8")
+    return load_module(system, (path,), ())
+
+
+OVERLAYS = {"d100": ("skills.skills[id=climbing].label", "climbing", "skills"),
+            "kotm": ("weapons.weapons[id=dagger].label", "dagger", "weapons"),
+            "rtd": ("weapons.weapons[id=dagger].label", "dagger", "weapons")}
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("system", ["d100", "kotm", "rtd"])
+def test_a_long_label_from_house_rules_wraps_in_its_cell(tmp_path, maker, system, paper):
+    key, entry_id, where = OVERLAYS[system]
+    module = overlay(tmp_path, system, key)
+    doc = make_character(module, 5, 3)
+    entries = doc[where]
+    if not any(e["id"] == entry_id for e in entries):  # this character lacks it: give it one, as a hand edit would
+        entries[0]["label"] = LABEL
+    assert any(e["label"] == LABEL for e in entries)
+    doc["identity"]["name"] = LONG["33"]
+    check_one_page(maker, doc, paper, (module,))
