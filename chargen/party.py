@@ -49,7 +49,7 @@ from chargen.rules.yamlio import MAX_FILE_BYTES, Located, load_text, read_bytes
 from chargen.seeds import MAX_COUNT, MAX_SEED
 
 PARTY_KEYS = ("name", "system", "seed", "members")
-OPTIONAL_KEYS = ("formats", "layout")
+OPTIONAL_KEYS = ("formats", "layout", "cards_per_page")
 MEMBER_KEYS = ("archetype", "count", "name", "years", "profession", "key")
 MAX_LINES = 500
 MAX_LINE_COUNT = 1000
@@ -76,6 +76,7 @@ class Party:
     lines: tuple[Line, ...]
     file: str       # the file's name (no folder)
     sha256: str     # of the file's bytes
+    cards_per_page: int = 4
 
     @property
     def count(self) -> int:
@@ -151,6 +152,7 @@ def _party(c: Cursor, module: RulesModule | None, file: str, digest: str, proble
     seed = c["seed"].int(0, MAX_SEED) if c["seed"].present else None
     formats = _formats(c["formats"]) if c["formats"].present else ("json",)
     layout = _layout(c["layout"], module) if c["layout"].present else None
+    cards = c["cards_per_page"].one_of([4, 9]) if c["cards_per_page"].present else 4
     entries = c["members"].list(1) if c["members"].present else []
     if len(entries) > MAX_LINES:
         c["members"].fail(f"{len(entries)} member lines (at most {MAX_LINES})")
@@ -163,7 +165,7 @@ def _party(c: Cursor, module: RulesModule | None, file: str, digest: str, proble
         _check_name(c["name"], name)
     if problems.items or module is None:
         return None
-    return Party(name, module.id, seed, formats, layout, tuple(lines), file, digest)
+    return Party(name, module.id, seed, formats, layout, tuple(lines), file, digest, cards)
 
 
 def _formats(c: Cursor) -> tuple[str, ...]:

@@ -74,7 +74,7 @@ def test_one_block_is_one_page_with_its_figures_and_seed_line(request, renderers
 def test_cards_four_or_nine_a_page(request, renderers, system, paper, cards):
     r = renderers("card", paper, cards)
     docs = docs_of(request.getfixturevalue(system), 10)
-    rendered = r.collection(docs, {"name": "Cards", "systems": [], "seeds": [42], "count": 10})
+    rendered = r.collection(list(enumerate(docs)), {"name": "Cards", "systems": [], "seeds": [42], "count": 10})
     text, pages = pdf_text(rendered.pdf)
     assert pages == math.ceil(10 / cards)
     for doc in docs:
@@ -89,7 +89,7 @@ def test_a_twelve_npc_encounter_is_at_most_three_pages_roster_first_grouped_by_a
     for i, doc in enumerate(docs):
         doc["archetype"] = {"id": ("guard", "archer")[i % 3 == 0], "label": ("Guard", "Archer")[i % 3 == 0]}
     for paper in ("a4", "letter"):
-        rendered = renderers("block", paper).collection(docs, {"name": "Ambush at the ford", "systems": ["D100 II"],
+        rendered = renderers("block", paper).collection(list(enumerate(docs)), {"name": "Ambush at the ford", "systems": ["D100 II"],
                                                                "seeds": [42], "count": 12})
         text, pages = pdf_text(rendered.pdf)
         assert pages <= 3, paper

@@ -137,7 +137,7 @@ def test_every_problem_of_a_bad_party_file(tmp_path):
         read_party(path)
     assert [p.replace(str(tmp_path) + "/", "") for p in e.value.problems] == [
         "party.yaml:15: formats[1]: 'txt' is not one of: json, yaml, html, pdf, csv, text, meg, foundry, statblock",
-        "party.yaml:16: layout: 'cards' is not one of: sheet",
+        "party.yaml:16: layout: 'cards' is not one of: block, card, sheet",
         "party.yaml:5: members[0].archetype: unknown archetype 'bandt' (expected one of: bandit, bandit_chief, "
         "barbarian_warrior, guard_sergeant, hedge_archer, hunter, merchant, noble_knight, priest_scholar, recruit, "
         "sailor, soldier, thief, town_guard, veteran_soldier, villager)",
@@ -202,10 +202,15 @@ def test_the_bandit_ambush_example_and_its_roster(tmp_path):
     assert r.stderr.replace(str(tmp_path / "ambush"), "ambush") in (ROOT / "README.md").read_text()
     import subprocess
 
-    cover = subprocess.run(["pdftotext", "-f", "1", "-l", "1", "-layout", str(tmp_path / "ambush" / "party.pdf"), "-"],
-                           capture_output=True, text=True, check=True).stdout
-    groups = [line.strip() for line in cover.splitlines() if line.strip() in ("Bandit chief", "Bandit", "Hedge archer")]
-    assert groups == ["Bandit chief", "Bandit", "Hedge archer"]
+    pdf = str(tmp_path / "ambush" / "party.pdf")
+    text = subprocess.run(["pdftotext", "-layout", pdf, "-"], capture_output=True, text=True, check=True).stdout
+    pages = text.split("\f")
+    assert len([p for p in pages if p.strip()]) <= 2  # the encounter sheet (layout: block): the roster, 7 blocks
+    roster, blocks = text.split("Bandit chief 1", 1)  # the roster first, then the blocks grouped by archetype
+    assert [n for n in ("Red Ulf", "Ingrid Ashford", "Sten Fenwick") if n in roster] == ["Red Ulf", "Ingrid Ashford",
+                                                                                         "Sten Fenwick"]
+    heads = [line.strip() for line in blocks.splitlines() if line.strip() in ("Bandit 4", "Hedge archer 2")]
+    assert heads == ["Bandit 4", "Hedge archer 2"]
 
 
 def test_a_party_with_house_rules(tmp_path):

@@ -104,7 +104,8 @@ def party_cmd(file: Path, output: Path, force: bool, resume: bool, paper: str, j
 
     party, module = read_party(file, overlays, rules_dirs)
     sheets = SheetOptions(formats=tuple(f for f in party.formats if f in ("html", "pdf")), paper=paper,
-                          jobs=jobs or 0, party_name=party.name)
+                          jobs=jobs or 0, party_name=party.name, layout=party.layout or "sheet",
+                          cards_per_page=party.cards_per_page)
     if not resume:
         prepare_folder(output, force)
     with progress_bar(party.count, "sheets" if sheets.formats else "characters") as progress:

@@ -142,12 +142,13 @@ class SheetRenderer:
     def html(self, doc: dict, standalone: bool) -> str:
         return self.renderer.sheet(doc, standalone, self.extra(doc), self.layout)
 
-    def collection(self, docs: list[dict], party: dict | None):
-        """Blocks or cards of ``docs`` on pages, as PDF (party.pdf's part in a block or card layout)."""
+    def collection(self, docs: list[tuple[int, dict]], party: dict | None):
+        """Blocks or cards of ``docs`` (``(number in the batch, document)``) on pages, as PDF
+        (party.pdf's part in a block or card layout)."""
         from chargen.render.html import engine_extra
 
-        entries = [(doc, engine_extra(doc, self.modules, self.layout)) for doc in docs]
-        html = self.renderer.collection(entries, self.layout, False, party)
+        entries = [(doc, engine_extra(doc, self.modules, self.layout)) for _, doc in docs]
+        html = self.renderer.collection(entries, self.layout, False, party, numbers=[n for n, _ in docs])
         return self.maker().render(html, f"{self.layout} layout of {len(docs)} characters")
 
     def pdf(self, html: str, what: str, attachments: tuple[tuple[str, bytes], ...] = ()) -> bytes:
@@ -215,7 +216,7 @@ def _cover(party: dict):
     return _ready().cover(party)
 
 
-def _collection(docs: list[dict], party: dict | None):
+def _collection(docs: list[tuple[int, dict]], party: dict | None):
     return _ready().collection(docs, party)
 
 
@@ -323,14 +324,14 @@ class SheetStage:
                 continue
             doc = task.doc
             embedded = (f"{task.stem}.json", _json_bytes(doc))
+            index = doc["seed"]["index"] if task.index is None else task.index
             if self.party and self.options.layout != "sheet":
-                self.party.docs.append(doc)  # laid out together, several to a page, at the end
+                self.party.docs.append((index, doc))  # laid out together, several to a page, at the end
                 self.party.writer.embed(*embedded)
                 pages = 1
             else:
                 pages = self.party.add(self.folder / task.files["pdf"], doc["identity"]["name"],
                                        embedded) if self.party else 0
-            index = doc["seed"]["index"] if task.index is None else task.index
             archetype = doc.get("archetype")
             self.sheets.append(SheetSummary(task.stem, index, doc["identity"]["name"],
                                             f"{doc['system']['name']} {doc['system']['version']}",
@@ -422,7 +423,7 @@ class PartyPdf:
         self.tmp = temporary(self.target)
         self.file = os.fdopen(create_new(self.tmp), "wb")  # closed by finish() or discard()
         self.writer = PdfConcatenator(self.file, options.title)
-        self.docs: list[dict] = []  # block and card layouts: the characters, laid out together in finish()
+        self.docs: list[tuple[int, dict]] = []  # block and card layouts: (number, character), laid out in finish()
 
     def add(self, path: Path, name: str, embedded: tuple[str, bytes] | None = None) -> int:
         """Append one sheet PDF (and embed its character's document); its page count."""

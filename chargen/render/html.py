@@ -161,17 +161,20 @@ class HtmlRenderer:
         html = self._render(name, c=doc, extra=extra, paper=self.paper, stylesheet=self.style(standalone))
         return self.standalone(html, f"sheet of '{doc['identity']['name']}'") if standalone else html
 
-    def collection(self, entries: list, layout: str, standalone: bool = True, party: dict | None = None) -> str:
+    def collection(self, entries: list, layout: str, standalone: bool = True, party: dict | None = None,
+                   numbers: list[int] | None = None) -> str:
         """Several characters' blocks or cards on pages (``entries``: ``(doc, extra)``, extra None to
         compute it), in reading order; with ``party`` (the encounter sheet, block layout) the roster
-        first, and the blocks grouped by archetype when the characters have one."""
+        first, and the blocks grouped by archetype when the characters have one. ``numbers``: each
+        character's number in its batch (default its seed index; a party file's lines each count from 0)."""
         items = []
-        for doc, extra in entries:
+        numbers = [doc["seed"]["index"] for doc, _ in entries] if numbers is None else numbers
+        for (doc, extra), n in zip(entries, numbers):
             entry = layout_of(doc, layout)
             if entry is None or not entry.fragment:
                 raise RenderError(f"{self.templates.label}: no {layout} layout for engine "
                                   f"'{doc['system']['engine']}'")
-            items.append({"c": doc, "extra": engine_extra(doc, (), layout) if extra is None else extra,
+            items.append({"n": n, "c": doc, "extra": engine_extra(doc, (), layout) if extra is None else extra,
                           "template": self.templates.sheet_template(entry)})
         title = party["name"] if party else items[0]["c"]["identity"]["name"]
         groups = group_by_archetype(items) if party and layout == "block" else [{"label": None, "members": items}]
