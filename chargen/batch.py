@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 from chargen import __version__
 from chargen.errors import ChargenError, OutputError
 from chargen.formats import Format, WriterFormat, batch_files, resolve
-from chargen.generate import SCHEMA_VERSION, make_character
+from chargen.generate import SCHEMA_VERSION, GenerationRequest, make_character
 from chargen.manifest import ResumeState, resume_state
 from chargen.output import (
     MANIFEST_SCHEMA, atomic_write, character_stem, ignore_interrupts, inside, lock_folder, remove_stale_temporaries,
@@ -73,7 +73,7 @@ def data_writers() -> dict[str, Writer]:
 
 
 def identity(module: RulesModule, batch_seed: int, indices: range, formats: tuple[Format, ...],
-             sheets: SheetOptions | None = None) -> dict:
+             sheets: SheetOptions | None = None, request: GenerationRequest | None = None) -> dict:
     """What makes a batch the same batch: the manifest's fields that --resume checks
     (with ``sheets``, the options that change a sheet's bytes: paper and party name)."""
     ident = {
@@ -90,6 +90,10 @@ def identity(module: RulesModule, batch_seed: int, indices: range, formats: tupl
     }
     if sheets is not None:
         ident.update(paper=sheets.paper, party_name=sheets.title)
+    if request is not None and request.pins:
+        ident["pins"] = [list(p) for p in request.pins]
+    if request is not None and request.requires:
+        ident["requires"] = [str(r) for r in request.requires]
     return ident
 
 
@@ -106,6 +110,7 @@ class _Job:
     batch_seed: int
     folder: Path
     formats: tuple[Format, ...]
+    request: GenerationRequest | None = None
 
     @property
     def data(self) -> tuple[Format, ...]:
@@ -136,7 +141,8 @@ class _Record:
 
 def write_batch(module: RulesModule, batch_seed: int, indices: range, folder: Path, formats: tuple[str, ...],
                 progress: Callable[[int], None] | None = None, writers: Mapping[str, Writer] | None = None,
-                resume: bool = False, jobs: int = 1, sheets: SheetOptions | None = None) -> BatchResult:
+                resume: bool = False, jobs: int = 1, sheets: SheetOptions | None = None,
+                request: GenerationRequest | None = None) -> BatchResult:
     """Generate ``indices`` and write each in ``formats``; with ``resume``, only what is not done yet.
 
     ``formats`` are names in :data:`chargen.formats.FORMATS` (or, with
@@ -147,8 +153,9 @@ def write_batch(module: RulesModule, batch_seed: int, indices: range, folder: Pa
     worker processes generate and write chunks of characters; the files and the
     manifest are the same bytes as with one process. The folder is locked for the
     call (:func:`chargen.output.lock_folder`): a second batch into it fails at once.
+    ``request`` (pins, constraints) is recorded in the manifest.
     """
-    job = _Job(module, batch_seed, folder, _formats(formats, writers))
+    job = _Job(module, batch_seed, folder, _formats(formats, writers), request)
     options = _sheet_options(job, sheets)
     with lock_folder(folder):
         return _run(job, indices, options, progress, resume, jobs)
@@ -156,7 +163,7 @@ def write_batch(module: RulesModule, batch_seed: int, indices: range, folder: Pa
 
 def _run(job: _Job, indices: range, options: SheetOptions | None, progress, resume: bool, jobs: int) -> BatchResult:
     folder = job.folder
-    ident = identity(job.module, job.batch_seed, indices, job.formats, options)
+    ident = identity(job.module, job.batch_seed, indices, job.formats, options, job.request)
     result = BatchResult(folder, batch_files={} if batch_files(job.formats) else None)
     state = resume_state(folder, ident, indices, job.formats) if resume else ResumeState()
     result.redone = state.redone
@@ -230,7 +237,7 @@ def _file_names(job: _Job, stem: str) -> dict[str, str]:
 
 
 def _write_character(job: _Job, index: int) -> dict:
-    doc = make_character(job.module, job.batch_seed, index)
+    doc = make_character(job.module, job.batch_seed, index, job.request)
     files = _file_names(job, character_stem(index, doc["identity"]["name"]))
     return {"index": index, "name": doc["identity"]["name"], "files": files,
             "sha256": _write_files(job, doc, files, job.formats)}
@@ -313,7 +320,7 @@ def _prepare(job: _Job, index: int, state: ResumeState):
     character counts as new (not listed, or a data file gone)."""
     from chargen.render.bundle import SheetTask
 
-    doc = make_character(job.module, job.batch_seed, index)
+    doc = make_character(job.module, job.batch_seed, index, job.request)
     stem = character_stem(index, doc["identity"]["name"])
     files = _file_names(job, stem)
     if index in state.done:

@@ -103,6 +103,10 @@ class Engine:
     resolve: Callable | None = None  # (rules, roller, options) -> Resolution
     roll_examples: tuple[Mapping, ...] = ()  # option sets that resolve (help, conformance tests)
     layouts: Mapping[str, Layout] = field(default_factory=dict)
+    pins: Callable = lambda rules: {}  # rules -> {path: chargen.pins.PinTarget}: what --set may pin
+    # (rules, doc, trail) -> body: the derived values recomputed from the document's inputs
+    # (rolls, choices, pins, hand edits), each recorded on the trail; None: the engine cannot
+    recompute: Callable | None = None
 
 
 def read_schema(package: str, name: str = "schema.json") -> dict:

@@ -163,9 +163,9 @@ def test_the_manifest_is_written_before_the_first_character(tmp_path, d100, monk
     seen = []
     real = batchmod.make_character
 
-    def spy(module, seed, index):
+    def spy(module, seed, index, request=None):
         seen.append(json.loads((tmp_path / "manifest.json").read_text()))
-        return real(module, seed, index)
+        return real(module, seed, index, request)
 
     monkeypatch.setattr(batchmod, "make_character", spy)
     write_batch(d100, 3, range(3), tmp_path, ("json",))

@@ -32,7 +32,15 @@ SHEET_FORMATS = names(sheet=True)
 @click.option("-o", "--output", "output", type=click.Path(path_type=Path, file_okay=False),
               help="Write one file per character per format, a manifest, and with html or pdf "
                    "an index.html and a party.pdf, into this folder (new or empty).")
-@click.option("--force", is_flag=True, help="Write into a folder that is not empty, replacing files.")
+@click.option("--set", "sets", multiple=True, metavar="PATH=VALUE",
+              help="Pin a value (repeatable): it replaces its roll, every other roll stays; values derived "
+                   "from it follow (e.g. characteristics.str=16, level=9, identity.name=\"Red Ulf\"); "
+                   "INDEX:PATH=VALUE pins character INDEX only.")
+@click.option("--require", "requires", multiple=True, metavar="EXPR",
+              help="Reroll each character until PATH OP NUMBER holds (repeatable; OP: >= <= > < == !=; "
+                   "e.g. \"combat.hit_points>=14\").")
+@click.option("--force", is_flag=True, help="Write into a folder that is not empty, replacing files; "
+              "and pin a number the rules' dice cannot roll.")
 @click.option("--resume", is_flag=True,
               help="Finish the interrupted batch in the -o folder: options not given are read from its manifest.")
 @jobs_option
@@ -40,8 +48,9 @@ SHEET_FORMATS = names(sheet=True)
 @sheet_options
 @click.pass_context
 def generate_cmd(ctx: click.Context, system_id: str, seed: int | None, count: int, start: int | None, formats: str,
-                 output: Path | None, force: bool, resume: bool, jobs: int | None, overlays: tuple[Path, ...],
-                 rules_dirs: tuple[Path, ...], paper: str, template_dir: Path | None, party_name: str | None) -> None:
+                 output: Path | None, sets: tuple[str, ...], requires: tuple[str, ...], force: bool, resume: bool,
+                 jobs: int | None, overlays: tuple[Path, ...], rules_dirs: tuple[Path, ...], paper: str,
+                 template_dir: Path | None, party_name: str | None) -> None:
     """Generate characters, as data (json, yaml) and as sheets (html, pdf).
 
     Character i of a seed is the same alone (--index i) or in a batch of any size.
@@ -58,6 +67,8 @@ def generate_cmd(ctx: click.Context, system_id: str, seed: int | None, count: in
         chargen generate --seed 42 --count 20 -o party/ --resume
         chargen generate --system d100 --seed 42 --count 6 --format json,html,pdf -o lanterns/ --party-name "The Red Lanterns"
         chargen generate --system d100 --seed 7 --format pdf --paper letter -o out/
+        chargen generate --system kotm --seed 42 --index 3 --set level=9 --set profession=ranger
+        chargen generate --system rtd --seed 42 --count 4 --require "stats.str>=12" -o strong/
     """
     from chargen.rules import load_module
 
@@ -69,23 +80,37 @@ def generate_cmd(ctx: click.Context, system_id: str, seed: int | None, count: in
         _resume(ctx, output, overlays, rules_dirs, options)
         return
     module = load_module(system_id, overlays, rules_dirs)
+    request = make_request(module, sets, requires, force)
     batch_seed = resolve_seed(seed)
     indices = range(start or 0, (start or 0) + count)
     if output is None:
-        _stream(module, batch_seed, indices, fmts, single=start is not None and count == 1, options=options)
+        _stream(module, batch_seed, indices, fmts, single=start is not None and count == 1, options=options,
+                request=request)
         click.echo(f"chargen: {module.id} seed {batch_seed}, {count} character{'s' if count != 1 else ''}", err=True)
         return
     from chargen.output import prepare_folder
 
     prepare_folder(output, force)
-    result = _write(module, batch_seed, indices, output, fmts, options, jobs)
+    result = _write(module, batch_seed, indices, output, fmts, options, jobs, request=request)
     rules = "".join(f", {o['name']}" for o in module.overlays)
     click.echo(printable(f"chargen: wrote {len(result.written)} {module.id} character{'s' if count != 1 else ''} "
                          f"(seed {batch_seed}{rules}) to {output}"), err=True)
 
 
+def make_request(module, sets: tuple[str, ...], requires: tuple[str, ...], force: bool):
+    """The generation request of ``--set`` and ``--require``, checked against the module's rules."""
+    from chargen import engines, pins, require
+    from chargen.generate import GenerationRequest, make_attempt
+
+    pinned = pins.resolve(engines.require(module.engine).pins(module.rules), sets, force)
+    if not requires:
+        return GenerationRequest(pinned)
+    sample = make_attempt(module, 0, 0, GenerationRequest(pinned).for_index(0), 0)[0]  # the paths a character has
+    return GenerationRequest(pinned, require.parse_all(requires, sample))
+
+
 def _write(module, batch_seed: int, indices: range, output: Path, fmts: tuple[str, ...], options, jobs: int | None,
-           resume: bool = False):
+           resume: bool = False, request=None):
     """The batch, every format; its expected time first when that is long, then its progress on a terminal."""
     from chargen.batch import write_batch
     from chargen.cli.progress import announce
@@ -94,7 +119,7 @@ def _write(module, batch_seed: int, indices: range, output: Path, fmts: tuple[st
         announce(len(indices), bool(options.formats), options.workers)
     with progress_bar(len(indices), "sheets" if options.formats else "characters") as progress:
         return write_batch(module, batch_seed, indices, output, fmts, progress, resume=resume,
-                           jobs=jobs_or_cores(jobs), sheets=options)
+                           jobs=jobs_or_cores(jobs), sheets=options, request=request)
 
 
 def _resume(ctx: click.Context, output: Path, overlays: tuple[Path, ...], rules_dirs: tuple[Path, ...],
@@ -114,8 +139,10 @@ def _resume(ctx: click.Context, output: Path, overlays: tuple[Path, ...], rules_
     options = replace(options, formats=tuple(f for f in plan["formats"] if f in SHEET_FORMATS),
                       paper=plan["paper"] or options.paper, party_name=plan["party_name"] or options.party_name)
     module = load_module(plan["system_id"], overlays, rules_dirs)
+    request = _resumed_request(module, plan, p)
     indices = range(plan["start"], plan["start"] + plan["count"])
-    result = _write(module, plan["seed"], indices, output, plan["formats"], options, p["jobs"], resume=True)
+    result = _write(module, plan["seed"], indices, output, plan["formats"], options, p["jobs"], resume=True,
+                    request=request)
     if result.already_complete:
         click.echo(f"chargen: the batch in {output} is already complete ({plan['count']} characters)", err=True)
         return
@@ -129,7 +156,31 @@ def _resume(ctx: click.Context, output: Path, overlays: tuple[Path, ...], rules_
                err=True)
 
 
-def _stream(module, batch_seed: int, indices: range, fmts: tuple[str, ...], single: bool, options) -> None:
+def _resumed_request(module, plan: dict, p: dict):
+    """The manifest's pins and constraints (checked again against the rules); --set and --require
+    given again must be the same."""
+    from chargen.errors import OutputError
+
+    texts = tuple(_pin_text(pin) for pin in plan["pins"])
+    recorded = make_request(module, texts, tuple(str(t) for t in plan["requires"]), force=True)
+    if p["sets"] or p["requires"]:
+        given = make_request(module, p["sets"], p["requires"], p["force"])
+        if given.pins != recorded.pins or tuple(map(str, given.requires)) != tuple(map(str, recorded.requires)):
+            raise OutputError("cannot resume: the batch was made with other --set/--require options "
+                              "(give none, or the manifest's)")
+    return recorded
+
+
+def _pin_text(pin: object) -> str:
+    from chargen.errors import OutputError
+
+    if not isinstance(pin, list) or len(pin) not in (2, 3):
+        raise OutputError(f"cannot resume: the manifest's pins hold {str(pin)[:60]} (expected [path, value])")
+    return "=".join(map(str, pin[-2:])) if len(pin) == 2 else f"{pin[0]}:{pin[1]}={pin[2]}"
+
+
+def _stream(module, batch_seed: int, indices: range, fmts: tuple[str, ...], single: bool, options,
+            request=None) -> None:
     from chargen.generate import characters, make_character
     from chargen.serialize import to_json, to_yaml, write_stream
 
@@ -138,9 +189,9 @@ def _stream(module, batch_seed: int, indices: range, fmts: tuple[str, ...], sing
     if fmts[0] in SHEET_FORMATS:
         if len(indices) != 1:
             raise click.UsageError(f"without -o, {fmts[0]} is written for one character only (use -o DIR for a batch)")
-        _sheet_to_stdout(make_character(module, batch_seed, indices[0]), fmts[0], options, (module,))
+        _sheet_to_stdout(make_character(module, batch_seed, indices[0], request), fmts[0], options, (module,))
         return
-    docs = characters(module, batch_seed, indices)
+    docs = characters(module, batch_seed, indices, request)
     if single:
         sys.stdout.write((to_json if fmts[0] == "json" else to_yaml)(next(iter(docs))))
         return

@@ -1,7 +1,7 @@
 """The KoTM engine: typed rules, character generation, attack resolution and its sheet with odds."""
 
 from chargen.engines import Engine, Layout, NameScheme, RollOption, read_schema, register
-from chargen.systems.kotm.generate import draw_identity, generate
+from chargen.systems.kotm.generate import draw_identity, generate, pin_targets, recompute
 from chargen.systems.kotm.resolve import ROLL_OPTIONS, resolve
 from chargen.systems.kotm.rules import READS
 from chargen.systems.kotm.rules import build as build_rules
@@ -36,6 +36,8 @@ ENGINE = register(Engine(
     resolve=resolve,
     roll_examples=({"sd": 30, "level": 4}, {"sd": 50, "level": 9, "damage_mod": 2, "missile": True}),
     layouts={"sheet": Layout("sheet", "kotm.html.j2", sheet_context, needs_rules=True)},
+    pins=pin_targets,
+    recompute=recompute,
 ))
 
 __all__ = ["ENGINE", "ROLL_OPTIONS", "build_rules", "generate", "resolve", "sheet_context"]

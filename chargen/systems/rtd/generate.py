@@ -1,8 +1,15 @@
-"""RTD character generation: stats with their tiers, skills with XP, wounds and weapons."""
+"""RTD character generation: stats with their tiers, skills with XP, wounds and weapons.
+
+:func:`generate` rolls the inputs (identity, stat values, skills and their XP,
+weapons), takes the pinned ones (``--set``), and :func:`derive` computes the rest
+(tiers, skill levels and bonuses, weapon figures); :func:`recompute` runs the same
+derivation on a saved character's (hand-edited) inputs.
+"""
 
 from __future__ import annotations
 
 from chargen.dice import Roller, parse
+from chargen.pins import PinTarget
 from chargen.systems.rtd.rules import Actions, RtdRules, SkillLevel
 
 D100 = parse("D100")
@@ -13,35 +20,74 @@ def draw_identity(rules: RtdRules, roller: Roller) -> dict[str, str]:
     return {"sex": roller.choose(rules.names.sexes, "identity.sex")}
 
 
+def pin_targets(rules: RtdRules) -> dict[str, PinTarget]:
+    out = {"identity.name": PinTarget("text"),
+           "identity.age": PinTarget("int", rules.names.age.minimum, rules.names.age.maximum,
+                                     where=f"{rules.names.age} in names.yaml")}
+    for s in rules.stats:
+        out[f"stats.{s.id}"] = PinTarget("int", rules.stat_min, rules.stat_max, where="stats.yaml range")
+    xp = rules.skill_xp
+    for skill_id, _ in rules.skill_pool:
+        out[f"skills.{skill_id}.xp"] = PinTarget("int", max(0, xp.minimum), xp.maximum,
+                                                 where=f"{xp} in skills.yaml generation.xp")
+    return out
+
+
 def generate(rules: RtdRules, request, ctx) -> dict:
     """One character's body; the sex was drawn first by the name service (:func:`draw_identity`)."""
     roller = ctx.roller
     sex = ctx.identity["sex"]
-    age = roller.roll(rules.names.age, "identity.age")
-    return {
+    age = request.pin("identity.age", roller.roll(rules.names.age, "identity.age"))
+    stats = {s.id: request.pin(f"stats.{s.id}", roller.roll(rules.stat_dice, f"stats.{s.id}")) for s in rules.stats}
+    skills = [(i, request.pin(f"skills.{i}.xp", xp)) for i, xp in pick_skills(rules, roller)]
+    have = {i for i, _ in skills}
+    skills += [(p[len("skills."):-len(".xp")], v) for p, v in request.pins
+               if p.startswith("skills.") and p[len("skills."):-len(".xp")] not in have]  # a pinned skill not rolled
+    inputs = {
         "identity": {"name": ctx.names.unique(rules.names.given[sex], rules.names.bynames, rules.names.format),
                      "sex": sex, "age": age},
-        "stats": trace_tiers(roll_stats(rules, roller), ctx.trail),
-        "skills": pick_skills(rules, roller),
-        "wounds": [{"part": p.id, "label": p.label, "state": rules.wounds.starting_state}
-                   for p in rules.wounds.parts],
+        "stats": stats,
+        "skills": skills,
+        "wounds": {p.id: rules.wounds.starting_state for p in rules.wounds.parts},
         "weapons": carry_weapons(rules, roller),
         "notes": "",
     }
+    return derive(rules, inputs, ctx.trail)
 
 
-def roll_stats(rules: RtdRules, roller: Roller) -> list[dict]:
-    out = []
-    for s in rules.stats:
-        value = roller.roll(rules.stat_dice, f"stats.{s.id}")
-        out.append({"id": s.id, "abbr": s.abbr, "label": s.label, "value": value, "tier": rules.tier_of(value).id})
-    return out
+def derive(rules: RtdRules, inputs: dict, trail) -> dict:
+    """The body from its inputs, each derived value recorded on ``trail`` with the rules rows it read."""
+    labels = dict(rules.skill_pool)
+    parts = {p.id: p for p in rules.wounds.parts}
+    return {
+        "identity": dict(inputs["identity"]),
+        "stats": [stat_entry(rules, s, inputs["stats"][s.id], trail) for s in rules.stats],
+        "skills": [skill_entry(rules, i, labels.get(i, i), xp, trail) for i, xp in inputs["skills"]],
+        "wounds": [{"part": p, "label": parts[p].label, "state": state} for p, state in inputs["wounds"].items()],
+        "weapons": [weapon_entry(rules, rules.weapons[w]) for w in inputs["weapons"]],
+        "notes": inputs["notes"],
+    }
 
 
-def trace_tiers(stats: list[dict], trail) -> list[dict]:
-    for n, s in enumerate(stats):
-        trail.derive(f"stats[{n}].tier", s["tier"], "the roll-off tier whose range holds the stat", stat=s["value"])
-    return stats
+def inputs_of(doc: dict) -> dict:
+    """A saved character's inputs (what :func:`derive` reads), hand edits and all."""
+    return {"identity": doc["identity"], "stats": {s["id"]: s["value"] for s in doc["stats"]},
+            "skills": [(s["id"], s["xp"]) for s in doc["skills"]],
+            "wounds": {w["part"]: w["state"] for w in doc["wounds"]},
+            "weapons": [w["id"] for w in doc["weapons"]], "notes": doc.get("notes", "")}
+
+
+def recompute(rules: RtdRules, doc: dict, trail) -> dict:
+    return derive(rules, inputs_of(doc), trail)
+
+
+def stat_entry(rules: RtdRules, s, value: int, trail) -> dict:
+    tier = rules.tier_of(value)
+    tier_id = tier.id if tier else None
+    trail.derive(f"stats.{s.id}.tier", tier_id, "the roll-off tier whose range holds the stat",
+                 (("roll_offs.yaml", f"tiers.{tier.id}.min", None, tier.min),
+                  ("roll_offs.yaml", f"tiers.{tier.id}.max", None, tier.max)) if tier else (), stat=value)
+    return {"id": s.id, "abbr": s.abbr, "label": s.label, "value": value, "tier": tier_id}
 
 
 def bonus_text(level: SkillLevel | None, actions: Actions) -> str:
@@ -66,32 +112,38 @@ def bonus_text(level: SkillLevel | None, actions: Actions) -> str:
     return "; ".join(parts) or "no bonus"
 
 
-def skill_entry(rules: RtdRules, skill_id: str, label: str, xp: int) -> dict:
+def skill_entry(rules: RtdRules, skill_id: str, label: str, xp: int, trail=None) -> dict:
     level = rules.skill_level(xp)
     later = [lv.xp for lv in rules.levels if lv.xp > xp]
+    if trail is not None:
+        trail.derive(f"skills.{skill_id}.level", level.id if level else None,
+                     "the highest skill level whose XP the skill reaches",
+                     (("skills.yaml", f"levels.{level.id}.xp", None, level.xp),) if level else (), xp=xp)
     return {"id": skill_id, "label": label, "xp": xp,
             "level": level.id if level else None, "level_label": level.label if level else "Untrained",
             "bonus": bonus_text(level, rules.actions), "next_level_xp": later[0] if later else None}
 
 
-def pick_skills(rules: RtdRules, roller: Roller) -> list[dict]:
+def pick_skills(rules: RtdRules, roller: Roller) -> list[tuple[str, int]]:
     count = roller.roll(rules.skill_count, "skills.count")
     pool = list(rules.skill_pool)
     out = []
     for _ in range(count):
         skill_id, label = roller.choose(pool, "skills.choice")
         pool.remove((skill_id, label))
-        out.append(skill_entry(rules, skill_id, label, roller.roll(rules.skill_xp, f"skills.{skill_id}.xp")))
+        out.append((skill_id, roller.roll(rules.skill_xp, f"skills.{skill_id}.xp")))
     return out
 
 
-def carry_weapons(rules: RtdRules, roller: Roller) -> list[dict]:
+def carry_weapons(rules: RtdRules, roller: Roller) -> list[str]:
     out = []
     for pick in rules.carry:
         if pick.chance is not None and roller.roll(D100, "weapons.chance") > pick.chance:
             continue
-        w = rules.weapons[roller.choose(pick.options, "weapons.choice")]
-        cm = w.critical_multiplier or rules.combat.critical_multiplier
-        out.append({"id": w.id, "label": w.label, "kind": w.kind, "damage": w.damage,
-                    "critical_multiplier": float(cm)})
+        out.append(rules.weapons[roller.choose(pick.options, "weapons.choice")].id)
     return out
+
+
+def weapon_entry(rules: RtdRules, w) -> dict:
+    cm = w.critical_multiplier or rules.combat.critical_multiplier
+    return {"id": w.id, "label": w.label, "kind": w.kind, "damage": w.damage, "critical_multiplier": float(cm)}
