@@ -58,8 +58,9 @@ class NameScheme:
     """
 
     key: str
-    draw: Callable[[object, object], Mapping[str, str]]
+    draw: Callable[..., Mapping[str, str]]
     separate: bool = False
+    uses_request: bool = False  # draw(rules, roller, request): the request changes the group (a d100 archetype's background)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +104,8 @@ class Engine:
     resolve: Callable | None = None  # (rules, roller, options) -> Resolution
     roll_examples: tuple[Mapping, ...] = ()  # option sets that resolve (help, conformance tests)
     layouts: Mapping[str, Layout] = field(default_factory=dict)
+    archetypes: Callable = lambda rules: ()  # rules -> its archetypes (objects with id, label, varies)
+    check_request: Callable = lambda rules, request: []  # (rules, request) -> problems (one line each)
     pins: Callable = lambda rules: {}  # rules -> {path: chargen.pins.PinTarget}: what --set may pin
     # (rules, doc, trail) -> body: the derived values recomputed from the document's inputs
     # (rolls, choices, pins, hand edits), each recorded on the trail; None: the engine cannot

@@ -27,11 +27,22 @@ SCHEMA_VERSION = "chargen-character/1"
 class GenerationRequest:
     """What the user asked of every character of a batch beyond the rules and seed.
 
+    All empty: every character rolled as the rules say. ``archetype`` names an
+    entry of the module's archetypes (``archetypes.yaml``); ``profession`` and
+    ``years`` (a number or dice, as text) ask for previous experience, or override
+    the archetype's; ``name`` gives the character a fixed name (a party file's
+    ``name:``). Each engine interprets the request inside its own package and
+    checks it first (:attr:`chargen.engines.Engine.check_request`).
     ``pins``: (path, value) pairs checked by :func:`chargen.pins.resolve` (``--set``);
     an engine rolls as without them and then takes the pinned value (:meth:`pin`).
     ``requires``: :class:`chargen.require.Requirement` s a character must meet (``--require``),
     met by :func:`make_character` trying the attempts of :func:`chargen.seeds.attempt_seed`.
     """
+
+    archetype: str | None = None
+    profession: str | None = None
+    years: str | None = None
+    name: str | None = None
 
     pins: tuple[tuple, ...] = ()  # (path, value): every character; (index, path, value): that one only
     requires: tuple = ()
@@ -113,20 +124,32 @@ class NameService:
     character is made alone or in its batch.
     """
 
-    def __init__(self, engine: engines.Engine, rules: object, batch_seed: int, index: int, group: Mapping):
+    def __init__(self, engine: engines.Engine, rules: object, batch_seed: int, index: int, group: Mapping,
+                 request: GenerationRequest | None = None):
         self.engine, self.rules, self.batch_seed, self.index = engine, rules, batch_seed, index
         self.group = dict(group)
+        self.request = request or GenerationRequest()
 
     def unique(self, given: tuple[str, ...], bynames: tuple[str, ...], fmt: str) -> str:
+        if self.request.name:
+            return self.request.name
         scheme = self.engine.names
-        rank = batch_rank(self.rules, self.batch_seed, self.index, _group_of(scheme, self.rules, self.batch_seed))
+        rank = batch_rank(self.rules, self.batch_seed, self.index,
+                          _group_of(scheme, self.rules, self.batch_seed, self.request), variant=self.request)
         key = ":".join([scheme.key, str(self.batch_seed), *self.group.values()])
         return unique_name(key, rank, given, bynames, fmt)
 
 
-def _group_of(scheme: engines.NameScheme, rules: object, batch_seed: int):
+def draw_group(scheme: engines.NameScheme, rules: object, roller: Roller, request: GenerationRequest) -> Mapping:
+    """The identity rolls a name depends on (with the request, for a scheme that reads it: a d100 archetype's background)."""
+    return scheme.draw(rules, roller, request) if scheme.uses_request else scheme.draw(rules, roller)
+
+
+def _group_of(scheme: engines.NameScheme, rules: object, batch_seed: int, request: GenerationRequest | None = None):
+    request = request or GenerationRequest()
+
     def group_of(i: int) -> tuple:
-        return tuple(scheme.draw(rules, Roller(_identity_rng(scheme, batch_seed, i))).values())
+        return tuple(draw_group(scheme, rules, Roller(_identity_rng(scheme, batch_seed, i)), request).values())
 
     return group_of
 
@@ -151,7 +174,8 @@ class GenerationContext:
         return self.names.group
 
 
-def begin(module: RulesModule, batch_seed: int, index: int, attempt: int = 0) -> GenerationContext:
+def begin(module: RulesModule, batch_seed: int, index: int,
+          request: GenerationRequest | None = None, attempt: int = 0) -> GenerationContext:
     """The context of character ``index``: its roller, with the name group drawn first.
 
     ``attempt`` > 0 (a ``--require`` reroll) rolls on :func:`chargen.seeds.attempt_seed`'s
@@ -159,14 +183,15 @@ def begin(module: RulesModule, batch_seed: int, index: int, attempt: int = 0) ->
     """
     engine = engines.require(module.engine)
     scheme = engine.names
+    request = request or GenerationRequest()
     roller = Roller(new_rng(attempt_seed(batch_seed, index, attempt)))
     if scheme.separate or attempt:
         drawer = Roller(_identity_rng(scheme, batch_seed, index))
-        group = scheme.draw(module.rules, drawer)
+        group = draw_group(scheme, module.rules, drawer, request)
         roller.log.extend(drawer.log)
     else:
-        group = scheme.draw(module.rules, roller)
-    names = NameService(engine, module.rules, batch_seed, index, group)
+        group = draw_group(scheme, module.rules, roller, request)
+    names = NameService(engine, module.rules, batch_seed, index, group, request)
     return GenerationContext(roller, names, Trail(), batch_seed, index)
 
 
@@ -190,7 +215,7 @@ def make_character_traced(module: RulesModule, batch_seed: int, index: int,
 def make_attempt(module: RulesModule, batch_seed: int, index: int, request: GenerationRequest,
                  attempt: int) -> tuple[dict, Trail]:
     """Attempt ``attempt`` of character ``index`` (0: the character as the seed gives it)."""
-    ctx = begin(module, batch_seed, index, attempt)
+    ctx = begin(module, batch_seed, index, request, attempt)
     body = engines.require(module.engine).generate(module.rules, request, ctx)
     if "identity.name" in dict(request.pins):
         body["identity"]["name"] = request.pin("identity.name", body["identity"]["name"])

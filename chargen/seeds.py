@@ -132,7 +132,7 @@ def _gcd(a: int, b: int) -> int:
 _RANKS: dict[tuple, tuple[object, GroupRanks]] = {}
 
 
-def batch_rank(owner: object, batch_seed: int, index: int, group_of) -> int:
+def batch_rank(owner: object, batch_seed: int, index: int, group_of, variant: object = None) -> int:
     """:meth:`GroupRanks.rank` for ``index``, with ranks cached per (rules, batch seed).
 
     ``owner`` is the rules object ``group_of`` reads (kept alive by the cache,
@@ -140,7 +140,7 @@ def batch_rank(owner: object, batch_seed: int, index: int, group_of) -> int:
     batch seed and ``i``. The last few batches stay cached: a batch made in
     index order replays each index once.
     """
-    key = (id(owner), batch_seed)
+    key = (id(owner), batch_seed, variant)  # variant: what else the groups depend on (the request, hashable)
     cached = _RANKS.get(key)
     if cached is None or cached[0] is not owner:
         if len(_RANKS) >= 8:

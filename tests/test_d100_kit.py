@@ -90,7 +90,7 @@ def test_dex_chooses_the_poor_nobles_weapon_kind_at_its_threshold(d100, rng, dex
     assert threshold == 11
     chars = {"str": 18, "con": 10, "siz": 10, "int": 10, "pow": 10, "dex": dex, "cha": 10}
     for _ in range(30):
-        w, _tribal = outfit(d100.rules, _bg(d100, "poor_noble"), chars, Roller(rng))["weapons"][-1]
+        w, _tribal, _trained = outfit(d100.rules, _bg(d100, "poor_noble"), chars, Roller(rng))["weapons"][-1]
         assert (w.kind == "missile") == (kind == "missile")
         assert w.kind == "missile" or w.hands == 2
 
@@ -113,7 +113,7 @@ def test_kit_weapons_are_usable_when_the_list_allows(d100):
         bg = _bg(d100, ctx.identity["background"])
         from chargen.systems.d100.generate import roll_characteristics
         chars = roll_characteristics(d100.rules, ctx.roller)
-        weapons = [w for w, _ in outfit(d100.rules, bg, chars, ctx.roller)["weapons"]]
+        weapons = [w for w, _, _ in outfit(d100.rules, bg, chars, ctx.roller)["weapons"]]
         lists = [e["weapon"] for e in d100.rules.common_equipment + bg.equipment if "weapon" in e]
         lists += [e[b]["weapon"] for e in bg.equipment if "if" in e for b in ("then", "else")]
         for w in weapons:

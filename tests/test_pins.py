@@ -18,7 +18,7 @@ def run(*args):
 
 
 def pinned(module, *texts, force=False):
-    return GenerationRequest(pins.resolve(engines.require(module.engine).pins(module.rules), texts, force))
+    return GenerationRequest(pins=pins.resolve(engines.require(module.engine).pins(module.rules), texts, force))
 
 
 def test_a_pin_leaves_every_other_byte_of_the_batch_unchanged(tmp_path):

@@ -104,9 +104,9 @@ def make_request(module, sets: tuple[str, ...], requires: tuple[str, ...], force
 
     pinned = pins.resolve(engines.require(module.engine).pins(module.rules), sets, force)
     if not requires:
-        return GenerationRequest(pinned)
-    sample = make_attempt(module, 0, 0, GenerationRequest(pinned).for_index(0), 0)[0]  # the paths a character has
-    return GenerationRequest(pinned, require.parse_all(requires, sample))
+        return GenerationRequest(pins=pinned)
+    sample = make_attempt(module, 0, 0, GenerationRequest(pins=pinned).for_index(0), 0)[0]  # the paths a character has
+    return GenerationRequest(pins=pinned, requires=require.parse_all(requires, sample))
 
 
 def _write(module, batch_seed: int, indices: range, output: Path, fmts: tuple[str, ...], options, jobs: int | None,

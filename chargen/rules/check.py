@@ -172,14 +172,22 @@ class Cursor:
         except DiceError as e:
             return self.fail(str(e))
 
-    def ref(self, known: dict | set | list, what: str) -> str | None:
-        """An id that must name one of ``known``."""
+    def ref(self, known: dict | set | list, what: str, removed_ok: bool = False) -> str | None:
+        """An id that must name one of ``known``. With ``removed_ok``, an id an overlay removed
+        gives None without a problem (the caller leaves the reference out: the removal cascades)."""
+        if removed_ok and self.removed():
+            return None
         if not isinstance(self.value, str) or self.value not in known:
             names = ", ".join(sorted(map(str, known))) if len(known) <= 12 else ", ".join(sorted(map(str, known))[:12]) + ", ..."
             gone = (self.doc.removed or {}).get(self.value) if isinstance(self.value, str) else None
             note = f", removed at {gone}" if gone else ""
             return self.fail(f"unknown {what} {short(self.value)}{note} (expected one of: {names})")
         return self.value
+
+
+    def removed(self) -> bool:
+        """Whether this value is an id an overlay removed."""
+        return isinstance(self.value, str) and self.value in (self.doc.removed or {})
 
 
 def _kind(v: object) -> str:

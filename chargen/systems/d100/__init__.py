@@ -1,6 +1,7 @@
 """The D100 II engine: typed rules, character generation, roll resolution and its sheet."""
 
 from chargen.engines import Engine, Layout, NameScheme, RollOption, read_schema, register
+from chargen.systems.d100.experience import check_request
 from chargen.systems.d100.generate import draw_identity, generate
 from chargen.systems.d100.resolve import ROLL_OPTIONS, resolve
 from chargen.systems.d100.rules import READS
@@ -13,7 +14,7 @@ ENGINE = register(Engine(
     label="D100 II",
     build_rules=build_rules,
     generate=generate,
-    names=NameScheme("names", draw_identity, separate=True),
+    names=NameScheme("names", draw_identity, separate=True, uses_request=True),
     schema=read_schema(__name__),
     reads=READS,
     roll_options=(
@@ -25,6 +26,8 @@ ENGINE = register(Engine(
     resolve=resolve,
     roll_examples=({"chance": 65}, {"chance": 110, "against": 120}, {"active": 12, "passive": 14}),
     layouts={"sheet": Layout("sheet", "d100.html.j2", lambda doc, rules: sheet_context(doc))},
+    archetypes=lambda rules: tuple(a.listing() for a in rules.archetypes.values()),
+    check_request=check_request,
 ))
 
 __all__ = ["ENGINE", "ROLL_OPTIONS", "build_rules", "generate", "resolve"]

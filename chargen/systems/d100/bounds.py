@@ -55,6 +55,10 @@ def check(rules, c: dict[str, Cursor], ability: Mapping[str, str]) -> None:
     chars: dict[str, Span] = {}
     for i, ch in enumerate(rules.characteristics):
         chars[ch.id] = (max(0, ch.dice.minimum), max(0, ch.dice.maximum))
+        for a in rules.archetypes.values():  # an archetype's dice widen the range (checked in archetypes.yaml)
+            d = a.characteristics.get(ch.id)
+            if d is not None:
+                chars[ch.id] = _hull(chars[ch.id], (max(0, d.minimum), max(0, d.maximum)))
         _fits(c["characteristics"]["characteristics"][i]["dice"], f"{ch.abbr}", chars[ch.id], lim["characteristic"],
               "use smaller dice", when="")
     if c["characteristics"].problems.items:

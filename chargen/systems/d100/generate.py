@@ -6,7 +6,10 @@ the character is a plain dict in a fixed key order (the JSON document's body).
 
 from __future__ import annotations
 
+from chargen.archetypes import pick
 from chargen.dice import Roller, parse
+from chargen.generate import GenerationRequest
+from chargen.systems.d100 import experience as xp
 from chargen.systems.d100.rules import ABILITY, CHAR, D100Rules
 from chargen.systems.d100.rules_kit import Background, Weapon
 
@@ -26,47 +29,57 @@ def generate(rules: D100Rules, request, ctx) -> dict:
     roller = ctx.roller
     sex = ctx.identity["sex"]
     background = next(bg for _, _, bg in rules.backgrounds.rows if bg.id == ctx.identity["background"])
-    chars = roll_characteristics(rules, roller)
+    p = xp.plan(rules, request, roller)
+    chars = roll_characteristics(rules, roller, p.archetype)
     combat = combat_abilities(rules, chars)
     trace_combat(rules, chars, combat, ctx.trail)
     locations = hit_locations(rules, combat["hit_points"])
     categories = {cat.id: cat.value(chars) for cat in rules.categories}
-    money = starting_money(rules, background, roller)
-    kit = outfit(rules, background, chars, roller)
+    money = xp.profession_money(rules, p, background, roller) if p.experienced \
+        else starting_money(rules, background, roller)
+    kit = outfit(rules, background, chars, roller, xp.kit_entries(p))
     wear_armour(rules, locations, kit["armour"])
-    return {
-        "identity": {
-            "name": ctx.names.unique(rules.names[background.id].given[sex], rules.names[background.id].bynames,
-                                     rules.names[background.id].format),
-            "sex": sex,
-            "age": rules.age,
-        },
+    names = rules.names[p.archetype.names if p.archetype and p.archetype.names else background.id]
+    body = {"identity": {"name": ctx.names.unique(names.given[sex], names.bynames, names.format),
+                         "sex": sex, "age": rules.age + p.years}}
+    if p.archetype is not None:
+        body["archetype"] = {"id": p.archetype.id, "label": p.archetype.label}
+    body.update({
         "characteristics": chars,
         "combat": combat,
         "hit_locations": locations,
         "skill_categories": categories,
         "experience_modifier": experience_modifier(rules, chars),
-        "skills": skills(rules, chars, categories),
-        "weapons": weapon_skills(rules, background, chars, combat, kit["weapons"]),
+        "skills": skills(rules, chars, categories, p),
+        "weapons": weapon_skills(rules, background, chars, combat, kit["weapons"], p),
         "background": {"id": background.id, "label": background.label},
+    })
+    if p.experienced:
+        body["experience"] = xp.experience_block(p)
+    body.update({
         "money": money,
         "armour": [{"id": a.id, "label": a.label, "ap": a.ap, "enc": a.enc, "covers": list(a.covers)}
                    for a in kit["armour"]],
         "equipment": kit["gear"],
         "notes": "",
-    }
+    })
+    return body
 
 
-def draw_identity(rules: D100Rules, roller: Roller) -> dict[str, str]:
+def draw_identity(rules: D100Rules, roller: Roller, request=None) -> dict[str, str]:
     """Sex and background: what a name depends on, rolled on the identity generator
-    (background first in the mapping: the name list is the background's, then the sex's)."""
+    (background first in the mapping: the name list is the background's, then the sex's).
+    An archetype's background is its own (fixed or weighted); see :func:`experience.draw_background`."""
     sex = roller.choose(rules.sexes, "identity.sex")
-    background = rules.backgrounds.lookup(roller.die(rules.backgrounds.die, "background"))
-    return {"background": background.id, "sex": sex}
+    background = xp.draw_background(rules, roller, request or GenerationRequest())
+    return {"background": background, "sex": sex}
 
 
-def roll_characteristics(rules: D100Rules, roller: Roller) -> dict[str, int]:
-    return {ch.id: max(0, roller.roll(ch.dice, f"characteristics.{ch.id}")) for ch in rules.characteristics}
+def roll_characteristics(rules: D100Rules, roller: Roller, archetype=None) -> dict[str, int]:
+    """Each characteristic on its dice (an archetype's in place of the module's)."""
+    own = archetype.characteristics if archetype is not None else {}
+    return {ch.id: max(0, roller.roll(own.get(ch.id, ch.dice), f"characteristics.{ch.id}"))
+            for ch in rules.characteristics}
 
 
 def combat_abilities(rules: D100Rules, chars: dict[str, int]) -> dict:
@@ -114,13 +127,22 @@ def experience_modifier(rules: D100Rules, chars: dict[str, int]) -> int:
     return total
 
 
-def skills(rules: D100Rules, chars: dict[str, int], categories: dict[str, int]) -> list[dict]:
+def skills(rules: D100Rules, chars: dict[str, int], categories: dict[str, int], p: xp.Plan | None = None) -> list[dict]:
+    """Each skill: base plus category modifier plus previous experience (capped), with the
+    ``sources`` its value is the sum of. A 0% skill is trained once it has 05% or more of
+    experience (seed: "Characters must buy at least 05% training")."""
+    p = p or xp.Plan()
+    gains, cap = xp.skill_gains(p), xp.cap_of(p)
     out = []
     for sk in rules.skills:
         base = sk.base if sk.base_char is None else chars[sk.base_char] * sk.base_times
         modifier = categories[sk.category]
+        sources = [{"source": "base", "value": base}, {"source": "category", "id": sk.category, "value": modifier}]
+        sources += xp.sources(p, base + modifier, gains.get(sk.id, ()), cap)
+        trained = sum(s["value"] for s in sources[2:])
         out.append({"id": sk.id, "label": sk.label, "category": sk.category, "base": base,
-                    "modifier": modifier, "value": base + modifier, "trained": base > 0})
+                    "modifier": modifier, "value": base + modifier + trained, "trained": base > 0 or trained >= 5,
+                    "sources": sources})
     return out
 
 
@@ -152,42 +174,56 @@ def usable(w: Weapon, chars: dict[str, int]) -> bool:
     return not any(shortfall(w, chars).values())
 
 
-def outfit(rules: D100Rules, bg: Background, chars: dict[str, int], roller: Roller) -> dict:
+def outfit(rules: D100Rules, bg: Background, chars: dict[str, int], roller: Roller, profession_kit=None) -> dict:
+    """The kit: the common equipment and the background's. With previous experience
+    (``profession_kit``), the background's gear only, then the profession's weapons, armour
+    and kit: "the same basic gear, but their weapons, armour and wealth will be as given under
+    their profession" (seed). The common equipment, belt knife included, is basic gear."""
     kit: dict = {"gear": [], "weapons": [], "armour": []}
-    for entry in rules.common_equipment + bg.equipment:
+    for entry in rules.common_equipment:
         _take(rules, entry, chars, roller, kit)
+    for entry in bg.equipment:
+        _take(rules, entry, chars, roller, kit, arms=profession_kit is None)
+    for entry in profession_kit or ():
+        _take(rules, entry, chars, roller, kit, trained=True)
     return kit
 
 
-def _take(rules: D100Rules, entry: dict, chars: dict[str, int], roller: Roller, kit: dict) -> None:
+def _take(rules: D100Rules, entry: dict, chars: dict[str, int], roller: Roller, kit: dict,
+          arms: bool = True, trained: bool = False) -> None:
+    """Add one entry's items to ``kit``; without ``arms``, its weapons and armour are left out
+    (unrolled); ``trained``: weapons the profession trains (they take its weapon-skill gains)."""
     if "gear" in entry:
         kit["gear"].extend(entry["gear"])
     elif "chance" in entry:
         if roller.roll(D100, f"equipment.{entry['for']}") <= entry["chance"]:
-            _take(rules, entry["then"], chars, roller, kit)
+            _take(rules, entry["then"], chars, roller, kit, arms, trained)
     elif "choose" in entry:
-        _take(rules, roller.choose(entry["choose"], f"equipment.{entry['for']}"), chars, roller, kit)
+        _take(rules, roller.choose(entry["choose"], f"equipment.{entry['for']}"), chars, roller, kit, arms, trained)
     elif "if" in entry:
         test = entry["if"]
         branch = "then" if chars[test["characteristic"]] >= test["at_least"] else "else"
-        _take(rules, entry[branch], chars, roller, kit)
+        _take(rules, entry[branch], chars, roller, kit, arms, trained)
+    elif not arms:
+        return
     elif "weapon" in entry:
-        options = [rules.weapons[w] for w in entry["weapon"]]
+        options, weights = [rules.weapons[w] for w in entry["weapon"]], entry["weights"]
         if entry["usable"]:
-            options = nearest_usable(options, chars)
-        w = roller.choose(options, "equipment.weapon")
-        kit["weapons"].append((w, entry["tribal"]))
+            options, weights = nearest_usable(options, chars, weights)
+        w = pick(roller, tuple(options), weights, "equipment.weapon")
+        kit["weapons"].append((w, entry["tribal"], trained))
     else:
         pieces = [rules.armour[a] for a in entry["armour"]]
-        kit["armour"].append(roller.choose(pieces, "equipment.armour"))
+        kit["armour"].append(pick(roller, tuple(pieces), entry["weights"], "equipment.armour"))
 
 
-def nearest_usable(options: list[Weapon], chars: dict[str, int]) -> list[Weapon]:
-    """The options the character can use; when there are none, those he comes nearest to
-    using (fewest STR and DEX points short), so that the kit still holds the weapon."""
+def nearest_usable(options: list[Weapon], chars: dict[str, int], weights: tuple | None = None):
+    """The options the character can use (and their weights); when there are none, those he
+    comes nearest to using (fewest STR and DEX points short), so that the kit still holds the weapon."""
     short = {w.id: sum(shortfall(w, chars).values()) for w in options}
     least = min(short.values())
-    return [w for w in options if short[w.id] == least]
+    keep = [i for i, w in enumerate(options) if short[w.id] == least]
+    return [options[i] for i in keep], (None if weights is None else tuple(weights[i] for i in keep))
 
 
 def wear_armour(rules: D100Rules, locations: list[dict], pieces: list) -> None:
@@ -200,16 +236,16 @@ def wear_armour(rules: D100Rules, locations: list[dict], pieces: list) -> None:
             loc["armour"] = [best.label]
 
 
-def weapon_skills(rules: D100Rules, bg: Background, chars: dict[str, int], combat: dict, weapons: list) -> list[dict]:
+def weapon_skills(rules: D100Rules, bg: Background, chars: dict[str, int], combat: dict, weapons: list,
+                  p: xp.Plan | None = None) -> list[dict]:
+    p = p or xp.Plan()
     out = []
     sr = combat["strike_ranks"]
-    for w, tribal in weapons:
-        base, modifiers = w.base, True
-        if bg.tribal_base is not None:
-            base, modifiers = (bg.tribal_base, True) if tribal else (bg.other_base, bg.other_modifiers)
-        attack = base + (combat[ABILITY["attack"]] if modifiers else 0)
-        parry = base + (combat[ABILITY["parry"]] if modifiers else 0)
-        entry = {"id": w.id, "label": w.label, "kind": w.kind, "base": base,
+    for w, tribal, trained in weapons:
+        sources = weapon_sources(rules, bg, w, tribal, trained, combat, p)
+        attack = sum(s["value"] for s in sources)
+        parry = attack - _ability(sources, "attack", combat) + _ability(sources, "parry", combat)
+        entry = {"id": w.id, "label": w.label, "kind": w.kind, "base": sources[0]["value"],
                  "attack": attack if w.kind != "shield" else None,
                  "parry": parry if w.kind != "missile" else None}
         if w.kind == "melee":
@@ -223,9 +259,34 @@ def weapon_skills(rules: D100Rules, bg: Background, chars: dict[str, int], comba
             entry.update(damage=None, damage_modifier=None, sr=None)
         entry.update(range=w.range, ap=w.ap, hp=w.hp, enc=w.enc, special=w.special,
                      min_str=w.min_str, min_dex=w.min_dex, hands=w.hands,
-                     below_minimum=below_minimum(w, chars))
+                     below_minimum=below_minimum(w, chars), sources=sources)
         out.append(entry)
     return out
+
+
+def weapon_sources(rules: D100Rules, bg: Background, w: Weapon, tribal: bool, trained: bool,
+                   combat: dict, p: xp.Plan) -> list[dict]:
+    """What a weapon's attack is the sum of: its base, the attack ability (a ``category`` source
+    with the ability's id) and, for a weapon the profession trains, experience (capped). The parry
+    is the same with the parry ability in place of the attack ability. A barbarian's non-tribal
+    weapon is at its flat base, and takes ability modifiers once he has 05% or more of training (seed)."""
+    base, modifiers = w.base, True
+    if bg.tribal_base is not None:
+        base, modifiers = (bg.tribal_base, True) if tribal else (bg.other_base, bg.other_modifiers)
+    gains = xp.weapon_gains(p) if trained else []
+    before = base + combat[ABILITY["attack"]]
+    extra = xp.sources(p, before, gains, xp.cap_of(p, weapon=True))
+    if sum(s["value"] for s in extra) >= 5:
+        modifiers = True
+    sources = [{"source": "base", "value": base}]
+    if modifiers:
+        sources.append({"source": "category", "id": ABILITY["attack"], "value": combat[ABILITY["attack"]]})
+    return sources + extra
+
+
+def _ability(sources: list[dict], role: str, combat: dict) -> int:
+    """The ``role`` ability's part of a weapon's value: 0 when the weapon takes no ability modifiers."""
+    return combat[ABILITY[role]] if any(s["source"] == "category" for s in sources) else 0
 
 
 def below_minimum(w: Weapon, chars: dict[str, int]) -> dict | None:

@@ -10,8 +10,10 @@ from chargen.rules.tables import Banded, DieRanges, banded, check_partition, rea
 from chargen.rules.yamlio import Located
 from chargen.systems.d100 import bounds
 from chargen.systems.d100.rules_kit import (
-    ArmourPiece, NameList, Weapon, armour_table, backgrounds_table, names_table, weapons_table,
+    ArmourPiece, NameList, Weapon, armour_table, backgrounds_table, equipment_refs, names_table, weapons_table,
 )
+from chargen.systems.d100.rules_archetypes import Archetype, archetypes_table
+from chargen.systems.d100.rules_experience import Experience, professions_table, weapon_lists
 
 # What the engine's code reads by id, by role: strike ranks use SIZ and DEX, weapon
 # minimums STR and DEX, weapon skills the attack and parry abilities, the character
@@ -23,7 +25,7 @@ READS = declare_reads({
 CHAR, ABILITY = READS["characteristic"], READS["ability"]
 
 FILES = ("module", "characteristics", "modifiers", "combat", "hit_locations", "skills",
-         "weapons", "armour", "backgrounds", "names")
+         "weapons", "armour", "backgrounds", "names", "professions")
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +95,8 @@ class D100Rules:
     sexes: tuple[str, ...]
     age: int
     names: dict[str, NameList]
+    experience: Experience
+    archetypes: dict[str, Archetype]
 
 
 def build(docs: dict[str, Located], problems: Problems) -> D100Rules | None:
@@ -110,8 +114,16 @@ def build(docs: dict[str, Located], problems: Problems) -> D100Rules | None:
     weapons = weapons_table(c["weapons"])
     armour = armour_table(c["armour"], _ids(c["hit_locations"]["locations"]))
     weapon_ids = set().union(*(_ids(c["weapons"][k]) for k in ("melee", "missile", "shields")))
-    backgrounds, common = backgrounds_table(c["backgrounds"], weapon_ids, _ids(c["armour"]["pieces"]), char_ids)
+    lists = weapon_lists(c["professions"], weapon_ids)
+    refs = equipment_refs(weapon_ids, _ids(c["armour"]["pieces"]), char_ids, lists)
+    backgrounds, common = backgrounds_table(c["backgrounds"], refs)
+    skill_ids, bg_ids = _ids(c["skills"]["skills"]), _ids(c["backgrounds"]["backgrounds"])
+    if not (skill_ids and bg_ids and weapon_ids):  # a broken table, reported: no problem for each reference to it
+        return None
+    experience = professions_table(c["professions"], refs, skill_ids, bg_ids, lists)
     sexes, age, names = names_table(c["names"], _ids(c["backgrounds"]["backgrounds"]))
+    ids = {"characteristic": char_ids, "skill": skill_ids, "background": bg_ids, "names": set(names)}
+    archetypes = archetypes_table(optional_cursor(docs, "archetypes", problems), refs, ids, experience)
     currency = docs["module"].data.get("currency") or {"label": "silver pieces", "abbr": "sp", "source": "default"}
     if problems.items:
         return None
@@ -119,10 +131,22 @@ def build(docs: dict[str, Located], problems: Problems) -> D100Rules | None:
         currency=currency, characteristics=chars, **combat, locations=locations, location_hp=location_hp,
         categories=categories, experience_char=exp_char, experience_steps=exp_steps, skills=skills,
         weapons=weapons, armour=armour, backgrounds=backgrounds, common_equipment=common,
-        sexes=sexes, age=age, names=names,
+        sexes=sexes, age=age, names=names, experience=experience,
+        archetypes=archetypes,
     )
     bounds.check(rules, c, ABILITY)
     return None if problems.items else rules
+
+
+def optional_cursor(docs: dict[str, Located], name: str, problems: Problems) -> Cursor | None:
+    """A cursor at the top of an optional rules file (archetypes.yaml), None when the module has none."""
+    if name not in docs:
+        return None
+    c = Cursor.root(docs[name], problems)
+    if not isinstance(c.value, dict):
+        c.fail("expected a mapping at the top of the file")
+        return None
+    return c
 
 
 def _combat(combat: Cursor, char_ids: set, rows: dict) -> dict:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from chargen import dice as dicemod
+from chargen.archetypes import weighted
 from chargen.rules.check import Cursor, check_unique
 from chargen.rules.tables import DieRanges, check_partition, read_range
 
@@ -112,11 +113,12 @@ def armour_table(c: Cursor, location_ids: set) -> dict[str, ArmourPiece]:
     return out
 
 
-def backgrounds_table(c: Cursor, weapons: set[str], armour: set[str], characteristics: set[str]):
+def backgrounds_table(c: Cursor, refs: dict):
+    """The backgrounds; ``refs``: the ids an equipment entry may name (weapon, armour,
+    characteristic, weapon_lists: see :func:`equipment_refs`)."""
     c.mapping(required=("source", "die", "backgrounds", "common"), optional=("money_note",))
     c["source"].source()
     die = c["die"].int(1, 1000) or 100
-    refs = {"weapon": weapons, "armour": armour, "characteristic": characteristics}
     common = c["common"]
     common.mapping(required=("source", "equipment"))
     common["source"].source()
@@ -154,6 +156,11 @@ def backgrounds_table(c: Cursor, weapons: set[str], armour: set[str], characteri
     return DieRanges(die, tuple(sorted(rows, key=lambda x: x[0]))), common_items
 
 
+def equipment_refs(weapons: set[str], armour: set[str], characteristics: set[str],
+                   weapon_lists: dict[str, tuple[str, ...]]) -> dict:
+    return {"weapon": weapons, "armour": armour, "characteristic": characteristics, "weapon_lists": weapon_lists}
+
+
 _KINDS = ("gear", "weapon", "armour", "choose", "chance", "if")
 
 
@@ -183,13 +190,36 @@ def _equipment(c: Cursor, refs: dict[str, set[str]]) -> dict:
     c.mapping(required=(kind,))
     ref = c[kind]
     if isinstance(ref.value, dict):
-        ref.mapping(required=("choose",), optional=("tribal", "usable", "source"))
+        lists = refs.get("weapon_lists", {}) if kind == "weapon" else {}
+        ref.mapping(required=("choose",) if not (lists and "list" in ref.value) else ("list",),
+                    optional=("tribal", "usable", "source") + (("list",) if lists else ()))
         if ref["source"].present:
             ref["source"].source()
-        options = tuple(x.ref(table, kind) for x in ref["choose"].list(1))
+        options, weights = _options(ref, table, kind, lists, refs.get("removed_ok", False))
         flags = {k: bool(ref[k].bool()) if ref[k].present else False for k in ("tribal", "usable")}
-        return {kind: options, **flags}
-    return {kind: (ref.ref(table, kind),), "tribal": False, "usable": False}
+        return {kind: options, "weights": weights, **flags} if options else {"gear": ()}
+    one = ref.ref(table, kind, refs.get("removed_ok", False))
+    if one is None and refs.get("removed_ok"):
+        return {"gear": ()}  # removed by an overlay: the entry gives nothing
+    return {kind: (one,), "weights": None, "tribal": False, "usable": False}
+
+
+def _options(ref: Cursor, table: set[str], kind: str, lists: dict, removed_ok: bool) -> tuple[tuple, tuple | None]:
+    """The ids to choose among and their weights (None: equal odds): ``choose: [ids]`` (equal
+    odds), ``choose: {id: weight}`` (weighted) or ``list: <weapon list>`` (equal odds). With
+    ``removed_ok`` (professions and archetypes), ids an overlay removed are left out."""
+    if "list" in (ref.value or {}):
+        if "choose" in ref.value:
+            ref.fail("expected one of 'choose' or 'list', not both")
+        name = ref["list"].ref(lists, "weapon list")
+        if name and not lists[name]:
+            return (), None
+        return (lists[name] if name else ()), None
+    ch = ref["choose"]
+    if isinstance(ch.value, (dict, list)):
+        return weighted(ch, table, kind, removed_ok)
+    ch.list(1)  # the problem: not a list
+    return (), None
 
 
 def _condition(c: Cursor, refs: dict[str, set[str]]) -> dict:
@@ -229,3 +259,6 @@ def names_table(c: Cursor, bg_ids: set[str]):
     for bg in sorted(bg_ids - declared):
         c["lists"].fail(f"no name list for background '{bg}'")
     return sexes, ag["years"].int(0, 1000), names
+
+
+equipment_entry = _equipment  # one equipment entry, validated (professions and archetypes use the same grammar)
