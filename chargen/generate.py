@@ -129,13 +129,15 @@ class NameService:
         self.engine, self.rules, self.batch_seed, self.index = engine, rules, batch_seed, index
         self.group = dict(group)
         self.request = request or GenerationRequest()
+        # what the groups of earlier indices depend on: the request without pins and constraints
+        self.groups_by = replace(self.request, pins=(), requires=())
 
     def unique(self, given: tuple[str, ...], bynames: tuple[str, ...], fmt: str) -> str:
         if self.request.name:
             return self.request.name
         scheme = self.engine.names
         rank = batch_rank(self.rules, self.batch_seed, self.index,
-                          _group_of(scheme, self.rules, self.batch_seed, self.request), variant=self.request)
+                          _group_of(scheme, self.rules, self.batch_seed, self.request), variant=self.groups_by)
         key = ":".join([scheme.key, str(self.batch_seed), *self.group.values()])
         return unique_name(key, rank, given, bynames, fmt)
 
@@ -191,6 +193,7 @@ def begin(module: RulesModule, batch_seed: int, index: int,
         roller.log.extend(drawer.log)
     else:
         group = draw_group(scheme, module.rules, roller, request)
+    group = {k: request.pin(k, v) for k, v in group.items()}  # a pinned background replaces its roll
     names = NameService(engine, module.rules, batch_seed, index, group, request)
     return GenerationContext(roller, names, Trail(), batch_seed, index)
 

@@ -127,3 +127,32 @@ def test_pins_apply_to_every_attempt(kotm):
     r = run("generate", "--system", "kotm", "--seed", "9", "--set", "level=2", "--require", "sd>=30")
     doc = json.loads(r.stdout)[0]
     assert doc["level"] == 2 and doc["sd"] >= 30 and doc["save_check"] == 5
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**64 - 1), index=st.integers(0, 300),
+       stat=st.sampled_from(["str", "con", "siz", "int", "pow", "dex", "cha"]), value=st.integers(3, 18))
+def test_a_d100_characteristic_pin_reaches_only_what_derives_from_it(d100, seed, index, stat, value):
+    plain = make_character(d100, seed, index)
+    doc = make_character(d100, seed, index, pinned(d100, f"characteristics.{stat}={value}"))
+    assert doc["characteristics"] == {**plain["characteristics"], stat: value}
+    for key in ("identity", "background", "money", "armour", "equipment", "rolls", "system", "seed"):
+        assert doc[key] == plain[key], key
+    assert [w["id"] for w in doc["weapons"]] == [w["id"] for w in plain["weapons"]]  # rolled after: kept
+    again = make_character(d100, seed, index, pinned(d100, *(f"characteristics.{c}={v}"
+                                                            for c, v in doc["characteristics"].items())))
+    assert {k: v for k, v in again.items() if k != "pins"} == {k: v for k, v in doc.items() if k != "pins"}
+
+
+def test_d100_derived_values_follow_a_strength_pin(d100):
+    doc = make_character(d100, 42, 3, pinned(d100, "characteristics.str=18"))
+    rules = d100.rules
+    expected = {ab.id: ab.value(doc["characteristics"]) for ab in rules.abilities}
+    assert {k: doc["combat"][k] for k in expected} == expected
+    assert doc["combat"]["damage_modifier"] == "+1D4"  # STR 18, SIZ 13: average 16 (damage modifier rows)
+
+
+def test_d100_background_pin(d100):
+    doc = make_character(d100, 42, 0, pinned(d100, "background=poor_noble"))
+    assert doc["background"]["id"] == "poor_noble"
+    assert make_character(d100, 42, 1) == make_character(d100, 42, 1, pinned(d100, "0:background=poor_noble"))

@@ -3,6 +3,7 @@
 from chargen.engines import Engine, Layout, NameScheme, RollOption, read_schema, register
 from chargen.systems.d100.experience import check_request
 from chargen.systems.d100.generate import draw_identity, generate
+from chargen.systems.d100.pins import pin_targets
 from chargen.systems.d100.resolve import ROLL_OPTIONS, resolve
 from chargen.systems.d100.rules import READS
 from chargen.systems.d100.rules import build as build_rules
@@ -28,6 +29,7 @@ ENGINE = register(Engine(
     layouts={"sheet": Layout("sheet", "d100.html.j2", lambda doc, rules: sheet_context(doc))},
     archetypes=lambda rules: tuple(a.listing() for a in rules.archetypes.values()),
     check_request=check_request,
+    pins=pin_targets,
 ))
 
 __all__ = ["ENGINE", "ROLL_OPTIONS", "build_rules", "generate", "resolve"]
