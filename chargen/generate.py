@@ -219,9 +219,11 @@ def make_attempt(module: RulesModule, batch_seed: int, index: int, request: Gene
                  attempt: int) -> tuple[dict, Trail]:
     """Attempt ``attempt`` of character ``index`` (0: the character as the seed gives it)."""
     ctx = begin(module, batch_seed, index, request, attempt)
-    body = engines.require(module.engine).generate(module.rules, request, ctx)
+    engine = engines.require(module.engine)
+    body = engine.generate(module.rules, request, ctx)
     if "identity.name" in dict(request.pins):
         body["identity"]["name"] = request.pin("identity.name", body["identity"]["name"])
+    trace_inputs(engine.pins(module.rules), body, dict(request.pins), ctx.trail)
     doc = {
         "schema": SCHEMA_VERSION,
         "system": {
@@ -247,6 +249,17 @@ def make_attempt(module: RulesModule, batch_seed: int, index: int, request: Gene
         doc["trail"] = ctx.trail.to_document()
     doc["rolls"] = [r.to_dict() for r in ctx.roller.log]
     return doc, ctx.trail
+
+
+def trace_inputs(targets: Mapping, body: dict, pins: dict, trail: Trail) -> None:
+    """A trail step for each input ``--set`` could pin, with its value as made: what tells a hand
+    edit of an input (``chargen check``, the sheet's small print) from the value as rolled."""
+    from chargen.paths import input_value, lookup
+
+    for path in targets:
+        value = input_value(lookup(body, path))
+        if value is not None:
+            trail.derive(path, value, "input: pinned with --set" if path in pins else "input: as rolled")
 
 
 def characters(module: RulesModule, batch_seed: int, indices: range,

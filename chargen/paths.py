@@ -85,6 +85,13 @@ def scalar(value: object) -> object:
     return value
 
 
+def input_value(node: object) -> object:
+    """An input as ``--set`` spells it: a record's ``value`` (a stat), else its ``id`` (a profession), else itself."""
+    if isinstance(node, dict):
+        return node.get("value", node.get("id"))
+    return node
+
+
 def shown(value: object) -> str:
     """A value as a check or explain line prints it."""
     import json

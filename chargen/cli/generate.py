@@ -235,7 +235,8 @@ def render_cmd(files: tuple[Path, ...], formats: str, output: Path | None, force
         if len(files) != 1 or len(fmts) != 1:
             raise click.UsageError("without -o, give one file and one --format (html or pdf); use -o DIR for more")
         doc = saved.read_character(files[0])
-        _sheet_to_stdout(doc, fmts[0], options, _modules([doc["system"]["id"]], overlays, rules_dirs))
+        modules = _modules([doc["system"]["id"]], overlays, rules_dirs)
+        _sheet_to_stdout(saved.as_drawn(doc, modules), fmts[0], options, modules)
         return
     from chargen.output import prepare_folder
     from chargen.render.bundle import write_sheets
@@ -249,7 +250,7 @@ def render_cmd(files: tuple[Path, ...], formats: str, output: Path | None, force
     prepare_folder(output, force)
     earlier = saved.earlier_names(output, planned, fmts) if force else []
     with progress_bar(len(planned), "sheets") as progress:
-        result = write_sheets(saved.characters(planned), output, options, progress, modules, count=len(planned))
+        result = write_sheets(saved.characters(planned, modules), output, options, progress, modules, count=len(planned))
     saved.remove_sheets(output, earlier)  # the same characters' sheets under their earlier names: replaced now
     extra = " and party.pdf" if "party_pdf" in result.files else ""
     click.echo(printable(f"chargen: rendered {len(result.sheets)} sheet{'s' if len(result.sheets) != 1 else ''}"

@@ -129,7 +129,10 @@ class HtmlRenderer:
                               f"(no such engine is registered)")
         name = self.templates.sheet_template(entry)
         extra = engine_extra(doc, (), layout) if extra is None else extra
-        html = self._render(name, c=doc, extra=extra, paper=self.paper, stylesheet=self.style(standalone))
+        from chargen.edits import reproduce
+
+        html = self._render(name, c=doc, extra=extra, paper=self.paper, stylesheet=self.style(standalone),
+                            reproduce=reproduce(doc))
         return self.standalone(html, f"sheet of '{doc['identity']['name']}'") if standalone else html
 
     def cover(self, party: dict) -> str:

@@ -81,9 +81,25 @@ def _check_rules(doc: dict, path: Path, modules: tuple = ()) -> None:
             raise CharacterError(f"{path}: {e}") from None
 
 
-def characters(planned: list[tuple[Path, str]]) -> Iterator[tuple[str, dict, dict]]:
+def characters(planned: list[tuple[Path, str]], modules: tuple = ()) -> Iterator[tuple[str, dict, dict]]:
     for path, stem in planned:
-        yield stem, read_character(path), {}
+        yield stem, as_drawn(read_character(path), modules), {}
+
+
+def as_drawn(doc: dict, modules: tuple = ()) -> dict:
+    """The character as its sheet draws it: its derived values recomputed from its (hand-edited)
+    inputs under the rules it was made with (:func:`chargen.edits.recomputed`); as stored when
+    those rules are not at hand."""
+    from chargen import edits
+
+    try:
+        rules = edits.rules_of(doc, modules)
+    except CharacterError:
+        return doc
+    drawn = edits.recomputed(doc, rules)
+    if drawn is not doc:
+        drawn["reproduce"] = edits.reproduction(drawn, edits.module_of(doc, modules))
+    return drawn
 
 
 def system_ids(planned: list[tuple[Path, str]]) -> list[str]:

@@ -40,7 +40,7 @@ def generate(rules: KotmRules, request, ctx) -> dict:
     age = request.pin("identity.age", roller.roll(rules.age_dice, "identity.age"))
     profession = roller.choose(rules.professions, "profession")
     level = request.pin("level", roller.roll(rules.level_dice, "level"))
-    sd = request.pin("sd", roll_sd(rules, roller, level))
+    sd = request.pin("sd", roll_sd(rules, roller, level, None if "sd" in dict(request.pins) else ctx.trail))
     weapons = pick_weapons(rules, profession, roller)  # rolled for the rolled profession, pinned or not
     inputs = {
         "identity": {"name": ctx.names.unique(rules.names.given[sex], rules.names.bynames, rules.names.format),
@@ -90,8 +90,15 @@ def recompute(rules: KotmRules, doc: dict, trail) -> dict:
     return derive(rules, inputs_of(doc), trail)
 
 
-def roll_sd(rules: KotmRules, roller: Roller, level: int) -> int:
-    return min(rules.sd_max, roller.roll(rules.sd_dice, "sd") + rules.sd_per_level * level)
+def roll_sd(rules: KotmRules, roller: Roller, level: int, trail=None) -> int:
+    """The SD: its roll plus ``per_level`` for each level, at most ``max`` (generation.yaml)."""
+    rolled = roller.roll(rules.sd_dice, "sd")
+    sd = min(rules.sd_max, rolled + rules.sd_per_level * level)
+    if trail is not None:
+        trail.derive("sd", sd, f"the SD roll plus {rules.sd_per_level} per level, at most {rules.sd_max}",
+                     (("generation.yaml", "sd.per_level", None, rules.sd_per_level),
+                      ("generation.yaml", "sd.max", None, rules.sd_max)), roll=rolled, level=level)
+    return sd
 
 
 def pick_weapons(rules: KotmRules, profession: Profession, roller: Roller) -> list[Weapon]:

@@ -78,7 +78,28 @@ def inputs_of(doc: dict) -> dict:
 
 
 def recompute(rules: RtdRules, doc: dict, trail) -> dict:
-    return derive(rules, inputs_of(doc), trail)
+    """The body from a saved character's inputs, and on the trail also each stat's chance of passing
+    each roll-off difficulty (what its sheet shows: ``stats.<id>.roll_off.<tier>``)."""
+    body = derive(rules, inputs_of(doc), trail)
+    for s in body["stats"]:
+        for t in rules.tiers:
+            trace_roll_off(s, t, trail)
+    return body
+
+
+def trace_roll_off(stat: dict, t, trail) -> None:
+    from chargen.resolve import percent
+    from chargen.systems.rtd.mechanics import pass_chance
+
+    v = stat["value"]
+    p = pass_chance(v, t)
+    how = ("at or above the difficulty's maximum: an automatic pass" if v >= t.max else
+           "below the difficulty's minimum: out of reach" if v < t.min else
+           f"roll 1D{t.max}, pass at or under {v}")
+    trail.derive(f"stats.{stat['id']}.roll_off.{t.id}", f"{p.numerator}/{p.denominator} ({percent(p)})",
+                 f"the chance a stat of {v} passes the {t.label} roll-off: {how}",
+                 (("roll_offs.yaml", f"tiers.{t.id}.min", None, t.min),
+                  ("roll_offs.yaml", f"tiers.{t.id}.max", None, t.max)), stat=v)
 
 
 def stat_entry(rules: RtdRules, s, value: int, trail) -> dict:
