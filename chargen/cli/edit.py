@@ -71,7 +71,7 @@ def explain_cmd(file: Path, path: str | None, everything: bool, overlays: tuple[
     \b
     Examples:
         chargen explain party/0003-faxi-the-grim.json skills.climbing
-        chargen explain hero.json --all
+        chargen explain party/0003-faxi-the-grim.json --all
     """
     from chargen import edits, explain
     from chargen.render import saved
