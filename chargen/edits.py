@@ -83,7 +83,7 @@ def _why(path: str, trail: Trail, changed: dict) -> str:
                 step = d
     if step is None:  # a sibling in the same record (a skill's level label follows its level's step)
         parent = path.rpartition(".")[0]
-        step = next((d for d in trail if d.path.rpartition(".")[0] == parent and parent
+        step = next((d for d in trail.steps if d.path.rpartition(".")[0] == parent and "." in parent
                      and not d.rule.startswith("input:")), None)
     if step is not None and step.inputs:
         return ", ".join(f"{k} {paths.shown(v)}" for k, v in step.inputs.items())
@@ -113,8 +113,8 @@ def disagreements(doc: dict, rules: object) -> list[Disagreement]:
     out = []
     fresh = dict(paths.leaves({k: v for k, v in body.items() if k not in ENVELOPE}))
     for path, stored in paths.leaves({k: doc[k] for k in body if k in doc and k not in ENVELOPE}):
-        if path not in fresh or fresh[path] == stored:
-            continue
+        if path not in fresh or fresh[path] == stored or ".sources." in path:
+            continue  # (a source's value disagrees with its record's: the record's line says so)
         by_sources = _sources_edited(doc, path)
         edited = by_sources if by_sources is not None else (path in stored_steps and stored_steps[path] != stored)
         out.append(Disagreement(path, stored, fresh[path], _why(path, trail, changed), edited))

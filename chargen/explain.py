@@ -52,7 +52,7 @@ def _table_line(t) -> str:
 
 
 def _source_line(s: dict) -> str:
-    extra = ", ".join(f"{k} {v}" for k, v in s.items() if k not in ("source", "value"))
+    extra = ", ".join(str(v) if k == "id" else f"{k} {v}" for k, v in s.items() if k not in ("source", "value"))
     return f"{s['source']}{' ' + extra if extra else ''}: {s['value']:+d}"
 
 
