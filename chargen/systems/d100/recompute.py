@@ -18,7 +18,8 @@ from chargen.systems.d100.generate import (
 )
 from chargen.systems.d100.rules import ABILITY, D100Rules, RowSum
 
-OWN = ("base", "category")  # the sources recomputed from the rules; the rest (experience, edits) are kept
+OWN = ("base", "category")
+SECTION = {"shield": "shields"}  # weapons.yaml's section of a weapon kind (else the kind itself)  # the sources recomputed from the rules; the rest (experience, edits) are kept
 
 
 def band_refs(file: str, key: str, table, x: int, shown=lambda v: v) -> list[tuple]:
@@ -110,7 +111,7 @@ def weapon_entry(rules: D100Rules, bg, stored: dict, chars: dict[str, int], comb
     out.update(base=base, attack=attack if w.kind != "shield" else None,
                parry=parry if w.kind != "missile" else None, sources=sources)
     out = {k: out[k] for k in stored} | {k: v for k, v in out.items() if k not in stored}
-    ref = (("weapons.yaml", f"weapons.{w.id}.base", None, w.base),) if bg.tribal_base is None else ()
+    ref = (("weapons.yaml", f"{SECTION.get(w.kind, w.kind)}.{w.id}.base", None, w.base),) if bg.tribal_base is None else ()
     shown = [s for s in sources if s["source"] not in OWN]
     for role in ("attack", "parry"):
         ability = f"combat.{ABILITY[role]}"
