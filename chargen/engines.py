@@ -110,6 +110,7 @@ class Engine:
     # (rules, doc, trail) -> body: the derived values recomputed from the document's inputs
     # (rolls, choices, pins, hand edits), each recorded on the trail; None: the engine cannot
     recompute: Callable | None = None
+    fill: Callable | None = None  # (rules, doc) -> problems: entries given by id completed (chargen.fill)
 
 
 def read_schema(package: str, name: str = "schema.json") -> dict:

@@ -46,9 +46,10 @@ def _rolls(doc: dict, path: str) -> list[dict]:
 
 
 def _table_line(t) -> str:
-    file, key, row, value = t
+    file, key, row, value = t[:4]
     where = f"{key}, row {row}" if row is not None else key
-    return f"{file}: {where}: {paths.shown(value)}"
+    looked_up = f" ({t[4]})" if len(t) > 4 else ""
+    return f"{file}: {where}{looked_up}: {paths.shown(value)}"
 
 
 def _source_line(s: dict) -> str:

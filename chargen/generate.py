@@ -75,13 +75,14 @@ class Derivation:
     value: object
     rule: str
     inputs: Mapping = field(default_factory=dict)
-    tables: tuple = ()  # the rules entries read: (rules file, key, row or None, value) each
+    tables: tuple = ()  # the rules entries read: (rules file, key, row or None, value[, what was looked up]) each
 
     def to_dict(self) -> dict:
-        out = {"path": self.path, "value": copy.deepcopy(self.value), "rule": self.rule,
-               "inputs": copy.deepcopy(dict(self.inputs))}
+        out = {"path": self.path, "value": copy.deepcopy(self.value), "rule": self.rule}
+        if self.inputs:
+            out["inputs"] = copy.deepcopy(dict(self.inputs))
         if self.tables:
-            out["tables"] = [[f, k, r, v] for f, k, r, v in self.tables]
+            out["tables"] = [list(t) for t in self.tables]
         return out
 
 

@@ -140,7 +140,7 @@ def test_check_of_a_clean_batch(tmp_path):
     assert r.stderr == "chargen: 4 characters checked, 0 values disagree with the rules\n"
 
 
-_REF = re.compile(r"^\s+(?P<file>[a-z_]+\.yaml): (?P<key>[a-z0-9_.]+)(?:, row (?P<row>[0-9+-]+))?: (?P<value>.+)$")
+_REF = re.compile(r"^\s+(?P<file>[a-z_]+\.yaml): (?P<key>[a-z0-9_.]+)(?:, row (?P<row>[0-9+-]+))?(?: \([a-z]+ -?[0-9]+\))?: (?P<value>.+)$")
 
 
 def _matches_rules(system: str, line: str) -> bool:

@@ -4,7 +4,7 @@ from chargen.engines import Engine, Layout, NameScheme, RollOption, read_schema,
 from chargen.systems.d100.experience import check_request
 from chargen.systems.d100.generate import draw_identity, generate
 from chargen.systems.d100.pins import pin_targets
-from chargen.systems.d100.recompute import recompute
+from chargen.systems.d100.recompute import fill, recompute
 from chargen.systems.d100.resolve import ROLL_OPTIONS, resolve
 from chargen.systems.d100.rules import READS
 from chargen.systems.d100.rules import build as build_rules
@@ -32,6 +32,7 @@ ENGINE = register(Engine(
     check_request=check_request,
     pins=pin_targets,
     recompute=recompute,
+    fill=fill,
 ))
 
 __all__ = ["ENGINE", "ROLL_OPTIONS", "build_rules", "generate", "resolve"]

@@ -22,21 +22,22 @@ OWN = ("base", "category")
 SECTION = {"shield": "shields"}  # weapons.yaml's section of a weapon kind (else the kind itself)  # the sources recomputed from the rules; the rest (experience, edits) are kept
 
 
-def band_refs(file: str, key: str, table, x: int, shown=lambda v: v) -> list[tuple]:
+def band_refs(file: str, key: str, table, x: int, shown=lambda v: v, what: str = "") -> list[tuple]:
     """The rules entries a banded lookup of ``x`` reads: its band, and past the last its ``each``."""
     last = table.bands[-1]
     row = table.row(x)
+    note = (what or "value") + f" {x}"
     if last.high is not None and x > last.high and table.every:
-        return [(file, f"{key}.bands", row.split(",")[0], shown(last.value)),
-                (file, f"{key}.each", None, {"every": table.every, "add": shown(table.add)})]
+        return [(file, f"{key}.bands", row.split(",")[0], shown(last.value), note),
+                (file, f"{key}.each", None, {"every": table.every, "add": shown(table.add)}, note)]
     band = next(b for b in table.bands if row.split(",")[0] in (f"{b.low}-{b.high}", str(b.low), f"{b.low}+"))
-    return [(file, f"{key}.bands", row, shown(band.value))]
+    return [(file, f"{key}.bands", row, shown(band.value), note)]
 
 
 def sum_refs(rs: RowSum, chars: dict[str, int]) -> list[tuple]:
     refs = []
     for (c, table), row_id in zip(rs.terms, rs.row_ids):
-        refs += band_refs("modifiers.yaml", f"rows.{row_id}", table, chars[c])
+        refs += band_refs("modifiers.yaml", f"rows.{row_id}", table, chars[c], what=c)
     return refs
 
 
@@ -51,15 +52,16 @@ def trace_combat(rules: D100Rules, chars: dict[str, int], combat: dict, trail) -
     average = -(-sum(chars[c] for c in rules.dm_average_of) // len(rules.dm_average_of))
     trail.derive("combat.damage_modifier", combat["damage_modifier"],
                  f"the damage modifier row of the average of {', '.join(rules.dm_average_of)}, rounded up ({average})",
-                 band_refs("combat.yaml", "damage_modifier", rules.damage_modifier, average, _dice_text),
+                 band_refs("combat.yaml", "damage_modifier", rules.damage_modifier, average, _dice_text, "average"),
                  **{c: chars[c] for c in rules.dm_average_of})
     trail.derive("combat.damage_modifier_thrown", combat["damage_modifier_thrown"],
                  f"the thrown damage modifier row of the average of {', '.join(rules.dm_average_of)}, rounded up ({average})",
-                 band_refs("combat.yaml", "damage_modifier.thrown", rules.damage_modifier_thrown, average, _dice_text),
+                 band_refs("combat.yaml", "damage_modifier.thrown", rules.damage_modifier_thrown, average, _dice_text,
+                           "average"),
                  **{c: chars[c] for c in rules.dm_average_of})
     refs = []
     for c, table in rules.hp_modifiers:
-        refs += band_refs("combat.yaml", f"hit_points.modifiers.{c}", table, chars[c])
+        refs += band_refs("combat.yaml", f"hit_points.modifiers.{c}", table, chars[c], what=c)
     trail.derive("combat.hit_points", combat["hit_points"],
                  f"{rules.hp_base} plus the hit-point rows of {', '.join(c for c, _ in rules.hp_modifiers)}, "
                  f"at least {rules.hp_minimum}", refs,
@@ -133,7 +135,13 @@ def recompute(rules: D100Rules, doc: dict, trail) -> dict:
     combat = combat_abilities(rules, chars)
     trace_combat(rules, chars, combat, trail)
     locations = hit_locations(rules, combat["hit_points"])
-    wear_armour(rules, locations, [rules.armour[a["id"]] for a in doc["armour"] if a["id"] in rules.armour])
+    pieces = [rules.armour[a["id"]] for a in doc["armour"] if a["id"] in rules.armour]
+    wear_armour(rules, locations, pieces)
+    for loc in locations:
+        trail.derive(f"hit_locations.{loc['id']}.ap", loc["ap"], "the highest AP of the armour covering the location",
+                     armour=[p.id for p in pieces if loc["id"] in p.covers])
+        trail.derive(f"hit_locations.{loc['id']}.hp", loc["hp"], "the location's hit-point row of the total",
+                     hit_points=combat["hit_points"])
     categories = {}
     for cat in rules.categories:
         categories[cat.id] = trail.derive(f"skill_categories.{cat.id}", cat.value(chars),
@@ -150,3 +158,36 @@ def recompute(rules: D100Rules, doc: dict, trail) -> dict:
                 for a in (rules.armour[x["id"]] for x in doc["armour"] if x["id"] in rules.armour)],
     )
     return body
+
+
+def fill(rules: D100Rules, doc: dict) -> list[str]:
+    """Weapons, skills and armour pieces added by hand by id alone, completed from the rules (the
+    derived figures as the character's characteristics give them; render recomputes them again)."""
+    from chargen.fill import fill_list
+    from chargen.generate import Trail
+
+    chars, bg_id = doc.get("characteristics"), (doc.get("background") or {}).get("id")
+    bg = next((b for _, _, b in rules.backgrounds.rows if b.id == bg_id), None)
+    if not isinstance(chars, dict) or bg is None or any(not isinstance(chars.get(c.id), int) for c in rules.characteristics):
+        skills = {s.id: s for s in rules.skills}
+        return (fill_list(doc, "weapons", rules.weapons, None, "weapon") + fill_list(doc, "skills", skills, None, "skill")
+                + fill_list(doc, "armour", rules.armour, None, "armour piece"))
+    combat = combat_abilities(rules, chars)
+    categories = {cat.id: cat.value(chars) for cat in rules.categories}
+    skills = {s.id: s for s in rules.skills}
+
+    def skill(item: dict) -> dict:
+        sk = skills[item["id"]]
+        made = skill_entry(rules, {"id": sk.id, "sources": []}, chars, categories, Trail())
+        return {"id": sk.id, "label": sk.label, "category": sk.category,
+                **{k: made[k] for k in ("base", "modifier", "value", "trained", "sources")}}
+
+    def armour(item: dict) -> dict:
+        a = rules.armour[item["id"]]
+        return {"id": a.id, "label": a.label, "ap": a.ap, "enc": a.enc, "covers": list(a.covers)}
+
+    return (fill_list(doc, "weapons", rules.weapons,
+                      lambda i: weapon_skills(rules, bg, chars, combat, [(rules.weapons[i["id"]], False, False)])[0],
+                      "weapon")
+            + fill_list(doc, "skills", skills, skill, "skill")
+            + fill_list(doc, "armour", rules.armour, armour, "armour piece"))

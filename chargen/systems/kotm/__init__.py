@@ -1,7 +1,7 @@
 """The KoTM engine: typed rules, character generation, attack resolution and its sheet with odds."""
 
 from chargen.engines import Engine, Layout, NameScheme, RollOption, read_schema, register
-from chargen.systems.kotm.generate import draw_identity, generate, pin_targets, recompute
+from chargen.systems.kotm.generate import draw_identity, fill, generate, pin_targets, recompute
 from chargen.systems.kotm.resolve import ROLL_OPTIONS, resolve
 from chargen.systems.kotm.rules import READS
 from chargen.systems.kotm.rules import build as build_rules
@@ -38,6 +38,7 @@ ENGINE = register(Engine(
     layouts={"sheet": Layout("sheet", "kotm.html.j2", sheet_context, needs_rules=True)},
     pins=pin_targets,
     recompute=recompute,
+    fill=fill,
 ))
 
 __all__ = ["ENGINE", "ROLL_OPTIONS", "build_rules", "generate", "resolve", "sheet_context"]

@@ -139,3 +139,14 @@ def damage_tables(rules: KotmRules, w: Weapon, key: str) -> tuple:
         refs += [("attack.yaml", "damage.os.add_per_level", None, a.os_per_level),
                  ("attack.yaml", "damage.os.multiply", None, a.os_multiply)]
     return tuple(refs)
+
+
+def fill(rules: KotmRules, doc: dict) -> list[str]:
+    """Weapons added by hand by id alone, completed from the rules (:mod:`chargen.fill`)."""
+    from chargen.fill import fill_list
+
+    sd, level = doc.get("sd"), doc.get("level")
+    if not isinstance(sd, int) or not isinstance(level, int):
+        return []
+    return fill_list(doc, "weapons", rules.weapons,
+                     lambda item: weapon_entry(rules, rules.weapons[item["id"]], sd, level), "weapon")

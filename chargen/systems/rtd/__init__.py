@@ -1,7 +1,7 @@
 """The RTD engine: typed rules, character generation, action resolution and its sheet with odds."""
 
 from chargen.engines import Engine, Layout, NameScheme, RollOption, read_schema, register
-from chargen.systems.rtd.generate import draw_identity, generate, pin_targets, recompute
+from chargen.systems.rtd.generate import draw_identity, fill, generate, pin_targets, recompute
 from chargen.systems.rtd.resolve import ROLL_OPTIONS, resolve
 from chargen.systems.rtd.rules import READS
 from chargen.systems.rtd.rules import build as build_rules
@@ -62,6 +62,7 @@ ENGINE = register(Engine(
     layouts={"sheet": Layout("sheet", "rtd.html.j2", sheet_context, needs_rules=True)},
     pins=pin_targets,
     recompute=recompute,
+    fill=fill,
 ))
 
 __all__ = ["ENGINE", "ROLL_OPTIONS", "build_rules", "generate", "resolve", "sheet_context"]

@@ -168,3 +168,13 @@ def carry_weapons(rules: RtdRules, roller: Roller) -> list[str]:
 def weapon_entry(rules: RtdRules, w) -> dict:
     cm = w.critical_multiplier or rules.combat.critical_multiplier
     return {"id": w.id, "label": w.label, "kind": w.kind, "damage": w.damage, "critical_multiplier": float(cm)}
+
+
+def fill(rules: RtdRules, doc: dict) -> list[str]:
+    """Weapons and skills added by hand by id alone (a skill with its XP), completed from the rules."""
+    from chargen.fill import fill_list
+
+    labels = dict(rules.skill_pool)
+    return (fill_list(doc, "weapons", rules.weapons, lambda i: weapon_entry(rules, rules.weapons[i["id"]]), "weapon")
+            + fill_list(doc, "skills", labels, lambda i: skill_entry(rules, i["id"], labels[i["id"]], i["xp"]),
+                        "skill", needs=("xp",)))
