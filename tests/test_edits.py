@@ -203,3 +203,51 @@ def test_explain_shows_pins(tmp_path):
     assert "    level 14 (pinned with --set level=14)\n" in out
     assert run("explain", str(path), "level").stdout.splitlines()[1] == \
         "  pinned with --set level=14 (its roll was made, then replaced)"
+
+
+def test_a_weapon_skill_and_armour_added_by_id_alone(tmp_path, d100):
+    def edit(doc):
+        doc["weapons"].append({"id": "broadsword"})
+        doc["armour"].append({"id": "soft_leather"})
+        del paths.lookup(doc, "skills.climbing")["label"]
+
+    path, _ = edited(tmp_path, d100, 42, 5, edit)
+    from chargen.render.saved import read_character
+
+    doc = read_character(path)
+    sword = paths.lookup(doc, "weapons.broadsword")
+    assert sword["label"] == "Broadsword" and sword["damage"] == "1D8+1" and sword["base"] == 10
+    assert paths.lookup(doc, "armour.soft_leather")["covers"]
+    assert paths.lookup(doc, "skills.climbing")["label"] == "Climbing"
+    drawn = as_drawn(doc)
+    assert all(loc["ap"] >= 1 for loc in drawn["hit_locations"])  # the armour is worn on the sheet
+    r = run("render", str(path), "--format", "html")
+    assert r.exit_code == 0 and "Broadsword" in r.stdout
+
+
+def test_kotm_and_rtd_entries_added_by_id(tmp_path, kotm, rtd):
+    path, _ = edited(tmp_path, kotm, 42, 3, lambda d: d["weapons"].append({"id": "long_sword", "label": "Oathkeeper"}))
+    from chargen.render.saved import read_character
+
+    sword = paths.lookup(read_character(path), "weapons.long_sword")
+    assert sword["label"] == "Oathkeeper" and sword["damage_modifier"] == 1 and sword["damage"]["hit"]
+    path, _ = edited(tmp_path, rtd, 42, 0, lambda d: d["skills"].append({"id": "climbing", "xp": 30}))
+    assert paths.lookup(read_character(path), "skills.climbing")["level_label"] == "Expert"
+
+
+def test_every_problem_of_an_added_entry_at_once(tmp_path, d100, rtd):
+    def edit(doc):
+        doc["weapons"].append({"id": "broadswrd"})
+        doc["armour"].append({"id": "tinfoil"})
+        doc["characteristics"]["dex"] = "x"
+
+    path, _ = edited(tmp_path, d100, 42, 5, edit)
+    r = run("check", str(path))
+    assert r.exit_code == 1
+    assert r.output.startswith(f"Error: {path}: weapons[1].id: no weapon 'broadswrd' in its rules (expected one of: ")
+    assert "; armour[0].id: no armour piece 'tinfoil' in its rules (expected one of: " in r.output
+    assert r.output.endswith("; characteristics.dex: 'x' is not of type 'integer'\n")
+    assert r.output.count("\n") == 1
+    path, _ = edited(tmp_path, rtd, 42, 0, lambda d: d["skills"].append({"id": "climbing"}))
+    r = run("check", str(path))
+    assert r.output == f"Error: {path}: skills[2].xp: missing (a whole number: the rules cannot give it)\n"
