@@ -1,9 +1,10 @@
 """Benchmark: D100 II characters per second, in memory and to files.
 
-    python bench/bench_generate.py [--count 10000] [--seed 42]
+    python bench/bench_generate.py [--count 10000] [--seed 42] [--archetypes-only]
 
-Reports, for COUNT characters: generation alone; generation plus JSON text in
-memory; and a whole batch written to JSON files (one file per character plus
+Reports, for COUNT characters: generation alone; archetype NPCs (every d100
+archetype in turn, with its previous experience: the target is at least 5,000
+a second in memory); generation plus JSON text in memory; and a whole batch written to JSON files (one file per character plus
 the manifest) with one process and with every core. Figures are medians of
 three runs; the machine's other load shows in them, so compare ratios.
 
@@ -23,7 +24,7 @@ import time
 from pathlib import Path
 
 from chargen.batch import write_batch
-from chargen.generate import make_character
+from chargen.generate import GenerationRequest, make_character
 from chargen.rules import load_builtin
 from chargen.serialize import to_json
 
@@ -43,6 +44,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--count", type=int, default=10_000)
     ap.add_argument("--seed", type=int, default=42)
+    ap.add_argument("--archetypes-only", action="store_true", help="only the archetype NPC figure")
     args = ap.parse_args()
     module = load_builtin("d100")
     n, seed = args.count, args.seed
@@ -51,6 +53,21 @@ def main() -> None:
     def gen():
         for i in range(n):
             make_character(module, seed, i)
+
+    requests = [GenerationRequest(archetype=a) for a in module.rules.archetypes]
+
+    def gen_archetypes():  # one batch per archetype, as `generate --archetype` makes it
+        per = -(-n // len(requests))
+        for request in requests:
+            for i in range(per):
+                make_character(module, seed, i, request)
+
+    if args.archetypes_only:
+        seconds = timed(gen_archetypes)
+        total = -(-n // len(requests)) * len(requests)
+        print(f"{total} D100 II archetype NPCs ({len(requests)} archetypes), seed {seed}, median of 3: "
+              f"{seconds:.2f} s, {total / seconds:.0f} characters/s")
+        return
 
     def gen_json():
         for i in range(n):
@@ -74,6 +91,7 @@ def main() -> None:
 
     rows = [
         ("generate only (1 process)", timed(gen)),
+        (f"archetype NPCs, {len(requests)} archetypes (1 process)", timed(gen_archetypes)),
         ("generate + JSON text in memory (1 process)", timed(gen_json)),
         ("to JSON files on disk (1 process)", to_files(1)),
         (f"to JSON files on disk ({cores} processes)", to_files(cores)),

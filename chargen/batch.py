@@ -72,10 +72,39 @@ def data_writers() -> dict[str, Writer]:
     return dict(DUMPERS)
 
 
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """How one character of a batch is made: ``make_character(module, seed, index, request)``."""
+
+    seed: int
+    index: int
+    request: GenerationRequest
+
+
+@dataclass(frozen=True)
+class Members:
+    """A batch whose characters are not all one seed's indices (a party file): the slot of
+    each file index, and what the manifest records of the plan (``record``: the party file,
+    its hash and its lines with their rolled counts)."""
+
+    slots: tuple[Slot, ...]
+    record: dict
+
+
+def request_record(request: GenerationRequest | None) -> dict:
+    """The request as the manifest records it: the fields given (none: an empty mapping)."""
+    if request is None:
+        return {}
+    return {k: v for k, v in (("archetype", request.archetype), ("profession", request.profession),
+                              ("years", request.years), ("name", request.name)) if v is not None}
+
+
 def identity(module: RulesModule, batch_seed: int, indices: range, formats: tuple[Format, ...],
-             sheets: SheetOptions | None = None, request: GenerationRequest | None = None) -> dict:
+             sheets: SheetOptions | None = None, request: GenerationRequest | None = None,
+             members: Members | None = None) -> dict:
     """What makes a batch the same batch: the manifest's fields that --resume checks
-    (with ``sheets``, the options that change a sheet's bytes: paper and party name)."""
+    (with ``sheets``, the options that change a sheet's bytes: paper and party name; the
+    request, when it asks for anything; a party file's record)."""
     ident = {
         "schema": MANIFEST_SCHEMA,
         "chargen": __version__,
@@ -88,6 +117,10 @@ def identity(module: RulesModule, batch_seed: int, indices: range, formats: tupl
         "count": len(indices),
         "formats": [f.name for f in formats],
     }
+    if request_record(request):
+        ident["request"] = request_record(request)
+    if members is not None:
+        ident["party"] = members.record
     if sheets is not None:
         ident.update(paper=sheets.paper, party_name=sheets.title)
     if request is not None and request.pins:
@@ -111,6 +144,14 @@ class _Job:
     folder: Path
     formats: tuple[Format, ...]
     request: GenerationRequest | None = None
+    members: Members | None = None
+
+    def make(self, index: int) -> dict:
+        """Character ``index`` of the batch (of a party: its slot's seed, index and request)."""
+        if self.members is None:
+            return make_character(self.module, self.batch_seed, index, self.request)
+        slot = self.members.slots[index]
+        return make_character(self.module, slot.seed, slot.index, slot.request)
 
     @property
     def data(self) -> tuple[Format, ...]:
@@ -142,7 +183,7 @@ class _Record:
 def write_batch(module: RulesModule, batch_seed: int, indices: range, folder: Path, formats: tuple[str, ...],
                 progress: Callable[[int], None] | None = None, writers: Mapping[str, Writer] | None = None,
                 resume: bool = False, jobs: int = 1, sheets: SheetOptions | None = None,
-                request: GenerationRequest | None = None) -> BatchResult:
+                request: GenerationRequest | None = None, members: Members | None = None) -> BatchResult:
     """Generate ``indices`` and write each in ``formats``; with ``resume``, only what is not done yet.
 
     ``formats`` are names in :data:`chargen.formats.FORMATS` (or, with
@@ -153,9 +194,11 @@ def write_batch(module: RulesModule, batch_seed: int, indices: range, folder: Pa
     worker processes generate and write chunks of characters; the files and the
     manifest are the same bytes as with one process. The folder is locked for the
     call (:func:`chargen.output.lock_folder`): a second batch into it fails at once.
-    ``request`` (pins, constraints) is recorded in the manifest.
+    ``request`` is what every character is asked for (an archetype); ``members`` makes
+    each index from its own slot instead (a party file: :mod:`chargen.party`); its pins and
+    constraints are recorded in the manifest.
     """
-    job = _Job(module, batch_seed, folder, _formats(formats, writers), request)
+    job = _Job(module, batch_seed, folder, _formats(formats, writers), request, members)
     options = _sheet_options(job, sheets)
     with lock_folder(folder):
         return _run(job, indices, options, progress, resume, jobs)
@@ -163,7 +206,7 @@ def write_batch(module: RulesModule, batch_seed: int, indices: range, folder: Pa
 
 def _run(job: _Job, indices: range, options: SheetOptions | None, progress, resume: bool, jobs: int) -> BatchResult:
     folder = job.folder
-    ident = identity(job.module, job.batch_seed, indices, job.formats, options, job.request)
+    ident = identity(job.module, job.batch_seed, indices, job.formats, options, job.request, job.members)
     result = BatchResult(folder, batch_files={} if batch_files(job.formats) else None)
     state = resume_state(folder, ident, indices, job.formats) if resume else ResumeState()
     result.redone = state.redone
@@ -237,7 +280,7 @@ def _file_names(job: _Job, stem: str) -> dict[str, str]:
 
 
 def _write_character(job: _Job, index: int) -> dict:
-    doc = make_character(job.module, job.batch_seed, index, job.request)
+    doc = job.make(index)
     files = _file_names(job, character_stem(index, doc["identity"]["name"]))
     return {"index": index, "name": doc["identity"]["name"], "files": files,
             "sha256": _write_files(job, doc, files, job.formats)}
@@ -295,7 +338,7 @@ def _draw_batch(job: _Job, indices: range, state: ResumeState, record: _Record, 
 
     with SheetStage(job.folder, options, job.sheets, (job.module,), work=len(indices)) as stage:
         for task, drawn in stage.draw(tasks()):
-            index = task.doc["seed"]["index"]
+            index = task.index
             digests, new = kept.pop(index)
             if index not in state.done:
                 digests = {**digests, **drawn.sha256}
@@ -320,17 +363,17 @@ def _prepare(job: _Job, index: int, state: ResumeState):
     character counts as new (not listed, or a data file gone)."""
     from chargen.render.bundle import SheetTask
 
-    doc = make_character(job.module, job.batch_seed, index, job.request)
+    doc = job.make(index)
     stem = character_stem(index, doc["identity"]["name"])
     files = _file_names(job, stem)
     if index in state.done:
-        return SheetTask(stem, doc, files, ()), dict(state.done[index]["sha256"]), False
+        return SheetTask(stem, doc, files, (), index), dict(state.done[index]["sha256"]), False
     old = state.partial.get(index)
     present = {} if old is None else {n: old["sha256"][n] for n, name in files.items()
                                       if old["files"].get(n) == name}
     new = old is None or any(f.name not in present for f in job.data)
     digests = {**present, **_write_files(job, doc, files, job.data)}
-    return SheetTask(stem, doc, files, tuple(f.name for f in job.sheets if f.name not in present)), digests, new
+    return SheetTask(stem, doc, files, tuple(f.name for f in job.sheets if f.name not in present), index), digests, new
 
 
 def _checkpoint(n: int) -> bool:

@@ -106,6 +106,7 @@ class Engine:
     layouts: Mapping[str, Layout] = field(default_factory=dict)
     archetypes: Callable = lambda rules: ()  # rules -> its archetypes (objects with id, label, varies)
     check_request: Callable = lambda rules, request: []  # (rules, request) -> problems (one line each)
+    key_figures: Callable = lambda doc: ()  # doc -> [(label, int)]: what `chargen stats` summarises
     pins: Callable = lambda rules: {}  # rules -> {path: chargen.pins.PinTarget}: what --set may pin
     # (rules, doc, trail) -> body: the derived values recomputed from the document's inputs
     # (rolls, choices, pins, hand edits), each recorded on the trail; None: the engine cannot

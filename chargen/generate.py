@@ -267,3 +267,15 @@ def characters(module: RulesModule, batch_seed: int, indices: range,
                request: GenerationRequest | None = None) -> Iterator[dict]:
     for i in indices:
         yield make_character(module, batch_seed, i, request)
+
+
+def check_request(module: RulesModule, request: GenerationRequest) -> None:
+    """Raise :class:`ChargenError` (one line per problem) when ``module``'s engine cannot make ``request``."""
+    from chargen.errors import ChargenError
+
+    engine = engines.require(module.engine)
+    problems = list(engine.check_request(module.rules, request))
+    if request.archetype is not None and not engine.archetypes(module.rules):
+        problems = [f"--archetype: module '{module.id}' has no archetypes (add an archetypes.yaml)"]
+    if problems:
+        raise ChargenError("; ".join(problems))

@@ -199,7 +199,8 @@ _MANIFEST_FIELDS = {
     "seed_derivation": str, "first_index": int, "count": int, "formats": list, "complete": bool,
     "characters": list,
 }
-_OPTIONAL_FIELDS = {"paper": str, "party_name": str, "batch_files": dict}  # a batch of sheets only
+_OPTIONAL_FIELDS = {"paper": str, "party_name": str, "batch_files": dict,  # a batch of sheets only
+                    "request": dict, "party": dict}  # a batch of archetypes or professions; a party file
 
 
 def read_manifest(folder: Path) -> dict:

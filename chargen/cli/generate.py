@@ -9,8 +9,8 @@ import click
 
 from chargen.cli import cli
 from chargen.cli.options import (
-    Integer, given_value, jobs_option, jobs_or_cores, make_sheet_options, parse_formats, progress_bar, resolve_seed,
-    rules_options, seed_option, sheet_options, system_option,
+    Integer, given_value, jobs_option, jobs_or_cores, make_request, make_sheet_options, parse_formats, progress_bar,
+    request_options, resolve_seed, rules_options, seed_option, sheet_options, system_option,
 )
 from chargen.errors import printable
 from chargen.formats import names
@@ -43,20 +43,25 @@ SHEET_FORMATS = names(sheet=True)
               "and pin a number the rules' dice cannot roll.")
 @click.option("--resume", is_flag=True,
               help="Finish the interrupted batch in the -o folder: options not given are read from its manifest.")
+@request_options
 @jobs_option
 @rules_options()
 @sheet_options
 @click.pass_context
 def generate_cmd(ctx: click.Context, system_id: str, seed: int | None, count: int, start: int | None, formats: str,
                  output: Path | None, sets: tuple[str, ...], requires: tuple[str, ...], force: bool, resume: bool,
-                 jobs: int | None, overlays: tuple[Path, ...], rules_dirs: tuple[Path, ...], paper: str,
-                 template_dir: Path | None, party_name: str | None) -> None:
+                 archetype: str | None, profession: str | None, years: str | None, jobs: int | None,
+                 overlays: tuple[Path, ...], rules_dirs: tuple[Path, ...], paper: str, template_dir: Path | None,
+                 party_name: str | None) -> None:
     """Generate characters, as data (json, yaml) and as sheets (html, pdf).
 
     Character i of a seed is the same alone (--index i) or in a batch of any size.
     Every file is written whole or not at all; a batch that stops part-way (Ctrl-C, a full
     disk) says so, exits non-zero, and is finished by the same command with --resume.
     Without -o, one format goes to stdout; html and pdf only for one character.
+    A plain generate makes the rules' own characters (d100: 16-year-olds, no previous
+    experience); --archetype makes NPCs of a type, --profession and --years give d100
+    previous experience.
 
     \b
     Examples:
@@ -67,9 +72,12 @@ def generate_cmd(ctx: click.Context, system_id: str, seed: int | None, count: in
         chargen generate --seed 42 --count 20 -o party/ --resume
         chargen generate --system d100 --seed 42 --count 6 --format json,html,pdf -o lanterns/ --party-name "The Red Lanterns"
         chargen generate --system d100 --seed 7 --format pdf --paper letter -o out/
+        chargen generate --system d100 --seed 7 --archetype town_guard --count 20 -o town-guards/
+        chargen generate --system d100 --seed 7 --profession soldier --years 1D6+2 --format yaml
         chargen generate --system kotm --seed 42 --index 3 --set level=9 --set profession=ranger
         chargen generate --system rtd --seed 42 --count 4 --require "stats.str>=12" -o strong/
     """
+    from chargen.generate import check_request
     from chargen.rules import load_module
 
     fmts = parse_formats(formats)
@@ -80,7 +88,9 @@ def generate_cmd(ctx: click.Context, system_id: str, seed: int | None, count: in
         _resume(ctx, output, overlays, rules_dirs, options)
         return
     module = load_module(system_id, overlays, rules_dirs)
-    request = make_request(module, sets, requires, force)
+    request = make_request(archetype, profession, years)
+    check_request(module, request)
+    request = control_request(module, request, sets, requires, force)
     batch_seed = resolve_seed(seed)
     indices = range(start or 0, (start or 0) + count)
     if output is None:
@@ -97,20 +107,23 @@ def generate_cmd(ctx: click.Context, system_id: str, seed: int | None, count: in
                          f"(seed {batch_seed}{rules}) to {output}"), err=True)
 
 
-def make_request(module, sets: tuple[str, ...], requires: tuple[str, ...], force: bool):
-    """The generation request of ``--set`` and ``--require``, checked against the module's rules."""
+def control_request(module, base, sets: tuple[str, ...], requires: tuple[str, ...], force: bool):
+    """``base`` (the archetype, profession and years asked for) with the pins of ``--set`` and the
+    constraints of ``--require``, checked against the module's rules."""
+    from dataclasses import replace
+
     from chargen import engines, pins, require
-    from chargen.generate import GenerationRequest, make_attempt
+    from chargen.generate import make_attempt
 
     pinned = pins.resolve(engines.require(module.engine).pins(module.rules), sets, force)
     if not requires:
-        return GenerationRequest(pins=pinned)
-    sample = make_attempt(module, 0, 0, GenerationRequest(pins=pinned).for_index(0), 0)[0]  # the paths a character has
-    return GenerationRequest(pins=pinned, requires=require.parse_all(requires, sample))
+        return replace(base, pins=pinned)
+    sample = make_attempt(module, 0, 0, replace(base, pins=pinned).for_index(0), 0)[0]  # the paths a character has
+    return replace(base, pins=pinned, requires=require.parse_all(requires, sample))
 
 
 def _write(module, batch_seed: int, indices: range, output: Path, fmts: tuple[str, ...], options, jobs: int | None,
-           resume: bool = False, request=None):
+           resume: bool = False, request=None, members=None):
     """The batch, every format; its expected time first when that is long, then its progress on a terminal."""
     from chargen.batch import write_batch
     from chargen.cli.progress import announce
@@ -119,7 +132,7 @@ def _write(module, batch_seed: int, indices: range, output: Path, fmts: tuple[st
         announce(len(indices), bool(options.formats), options.workers)
     with progress_bar(len(indices), "sheets" if options.formats else "characters") as progress:
         return write_batch(module, batch_seed, indices, output, fmts, progress, resume=resume,
-                           jobs=jobs_or_cores(jobs), sheets=options, request=request)
+                           jobs=jobs_or_cores(jobs), sheets=options, request=request, members=members)
 
 
 def _resume(ctx: click.Context, output: Path, overlays: tuple[Path, ...], rules_dirs: tuple[Path, ...],
@@ -139,8 +152,8 @@ def _resume(ctx: click.Context, output: Path, overlays: tuple[Path, ...], rules_
     options = replace(options, formats=tuple(f for f in plan["formats"] if f in SHEET_FORMATS),
                       paper=plan["paper"] or options.paper, party_name=plan["party_name"] or options.party_name)
     module = load_module(plan["system_id"], overlays, rules_dirs)
-    request = _resumed_request(module, plan, p)
     indices = range(plan["start"], plan["start"] + plan["count"])
+    request = _resumed_request(module, plan, p, _resume_request(plan, p))
     result = _write(module, plan["seed"], indices, output, plan["formats"], options, p["jobs"], resume=True,
                     request=request)
     if result.already_complete:
@@ -156,15 +169,24 @@ def _resume(ctx: click.Context, output: Path, overlays: tuple[Path, ...], rules_
                err=True)
 
 
-def _resumed_request(module, plan: dict, p: dict):
-    """The manifest's pins and constraints (checked again against the rules); --set and --require
-    given again must be the same."""
+def _resume_request(plan: dict, p: dict):
+    """The request of the batch being resumed: the manifest's, unless the options give one (then
+    the manifest check says whether it is the same)."""
+    given = {k: p[k] for k in ("archetype", "profession", "years") if p[k] is not None}
+    recorded = plan.get("request") or {}
+    fields = given or {k: recorded.get(k) for k in ("archetype", "profession", "years")}
+    return make_request(fields.get("archetype"), fields.get("profession"), fields.get("years"))
+
+
+def _resumed_request(module, plan: dict, p: dict, base):
+    """``base`` with the manifest's pins and constraints (checked again against the rules); --set and
+    --require given again must be the same."""
     from chargen.errors import OutputError
 
     texts = tuple(_pin_text(pin) for pin in plan["pins"])
-    recorded = make_request(module, texts, tuple(str(t) for t in plan["requires"]), force=True)
+    recorded = control_request(module, base, texts, tuple(str(t) for t in plan["requires"]), force=True)
     if p["sets"] or p["requires"]:
-        given = make_request(module, p["sets"], p["requires"], p["force"])
+        given = control_request(module, base, p["sets"], p["requires"], p["force"])
         if given.pins != recorded.pins or tuple(map(str, given.requires)) != tuple(map(str, recorded.requires)):
             raise OutputError("cannot resume: the batch was made with other --set/--require options "
                               "(give none, or the manifest's)")

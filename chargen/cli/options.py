@@ -50,6 +50,25 @@ def seed_option(f):
                         help="Batch seed (0 to 2^64-1). Without it a seed is drawn and reported.")(f)
 
 
+def request_options(f):
+    """``--archetype ID``, ``--profession ID`` and ``--years N|DICE``: what each character is made as."""
+    return bundle(
+        click.option("--archetype", metavar="ID", default=None,
+                     help="Make each character from this archetype (see 'chargen archetypes')."),
+        click.option("--profession", metavar="ID", default=None,
+                     help="d100: previous experience in this profession (see professions.yaml); needs --years "
+                          "unless the archetype gives them."),
+        click.option("--years", metavar="N|DICE", default=None,
+                     help="d100: years of previous experience, a number or dice such as 1D6+2 (age 16 + years)."),
+    )(f)
+
+
+def make_request(archetype: str | None, profession: str | None, years: str | None):
+    from chargen.generate import GenerationRequest
+
+    return GenerationRequest(archetype=archetype, profession=profession, years=years)
+
+
 def system_option(f):
     return click.option("--system", "system_id", default="d100", show_default=True, metavar="ID",
                         help="Rules module id (see 'chargen systems').")(f)

@@ -60,6 +60,7 @@ class SheetTask:
     doc: dict
     files: dict
     draw: tuple[str, ...]
+    index: int | None = None  # the character's index in the batch (default: its seed index; a party's differs)
 
 
 @dataclass(frozen=True)
@@ -82,6 +83,7 @@ class SheetSummary:
     files: dict
     pages: int
     roster: list
+    archetype: str = ""  # the archetype's label, when the character was made from one (the cover groups by it)
 
 
 @dataclass
@@ -273,9 +275,12 @@ class SheetStage:
         for task, drawn in _in_order(self.pool, self.folder, tasks, 2 * self.workers + 2):
             pages = self.party.add(self.folder / task.files["pdf"], task.doc["identity"]["name"]) if self.party else 0
             doc = task.doc
-            self.sheets.append(SheetSummary(task.stem, doc["seed"]["index"], doc["identity"]["name"],
+            index = doc["seed"]["index"] if task.index is None else task.index
+            archetype = doc.get("archetype")
+            self.sheets.append(SheetSummary(task.stem, index, doc["identity"]["name"],
                                             f"{doc['system']['name']} {doc['system']['version']}",
-                                            doc["seed"]["batch"], dict(task.files), pages, drawn.roster))
+                                            doc["seed"]["batch"], dict(task.files), pages, drawn.roster,
+                                            archetype.get("label", "") if isinstance(archetype, dict) else ""))
             yield task, drawn
 
     def finish(self) -> Iterator[tuple[str, str]]:
@@ -325,8 +330,12 @@ def party_summary(sheets: list[SheetSummary], options: SheetOptions) -> dict:
     roster = []
     for s in sheets:
         roster.append({"index": s.index, "name": s.name, "system": s.system, "seed": s.batch_seed,
-                       "files": s.files, "pages": s.pages, "page": page, "figures": s.roster})
+                       "files": s.files, "pages": s.pages, "page": page, "figures": s.roster,
+                       "group": s.archetype})
         page += s.pages
+    if any(r["group"] for r in roster):  # grouped by archetype, in order of first appearance
+        first = {g: n for n, g in reversed(list(enumerate(r["group"] for r in roster)))}
+        roster.sort(key=lambda r: first[r["group"]])
     return {"name": options.title,
             "systems": list(dict.fromkeys(s.system for s in sheets)),
             "seeds": list(dict.fromkeys(s.batch_seed for s in sheets)),

@@ -175,7 +175,7 @@ class Cursor:
     def ref(self, known: dict | set | list, what: str, removed_ok: bool = False) -> str | None:
         """An id that must name one of ``known``. With ``removed_ok``, an id an overlay removed
         gives None without a problem (the caller leaves the reference out: the removal cascades)."""
-        if removed_ok and self.removed():
+        if removed_ok and self.removed() and self.value not in known:
             return None
         if not isinstance(self.value, str) or self.value not in known:
             names = ", ".join(sorted(map(str, known))) if len(known) <= 12 else ", ".join(sorted(map(str, known))[:12]) + ", ..."
@@ -240,6 +240,17 @@ def file_cursors(docs: dict[str, Located], files: tuple[str, ...], problems: Pro
             cursors[name].fail("expected a mapping at the top of the file")
             return None
     return cursors
+
+
+def optional_cursor(docs: dict[str, Located], name: str, problems: Problems) -> Cursor | None:
+    """A cursor at the top of an optional rules file (archetypes.yaml), None when the module has none."""
+    if name not in docs:
+        return None
+    c = Cursor.root(docs[name], problems)
+    if not isinstance(c.value, dict):
+        c.fail("expected a mapping at the top of the file")
+        return None
+    return c
 
 
 # -- the ids an engine's code reads -------------------------------------------

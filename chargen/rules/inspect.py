@@ -39,6 +39,8 @@ def check_path(path: Path, rules_dirs: tuple[Path, ...] = ()) -> CheckReport:
             _check_folder(path, report)
         elif _is_file(path.parent / "module.yaml") and not _is_overlay(path):
             _check_module(path.parent, str(path.parent), report)
+        elif _is_party(path):
+            _check_party(path, rules_dirs, report)
         else:
             _check_overlay(path, rules_dirs, report)
     except RulesError as e:
@@ -58,6 +60,22 @@ def _is_file(path: Path) -> bool:
         return path.is_file()
     except OSError:
         return False
+
+
+def _is_party(path: Path) -> bool:
+    from chargen.party import is_party_file
+
+    return _is_file(path) and is_party_file(path)
+
+
+def _check_party(path: Path, rules_dirs: tuple[Path, ...], report: CheckReport) -> None:
+    """A party file (``chargen party``): its keys, lines, archetypes and counts against its module."""
+    from chargen.party import check_party
+
+    problems = check_party(path, rules_dirs)
+    report.problems.extend(problems)
+    if not problems:
+        report.checked.append(f"{path} (party file)")
 
 
 def _is_overlay(path: Path) -> bool:

@@ -1,7 +1,7 @@
 """The D100 II engine: typed rules, character generation, roll resolution and its sheet."""
 
 from chargen.engines import Engine, Layout, NameScheme, RollOption, read_schema, register
-from chargen.systems.d100.experience import check_request
+from chargen.systems.d100.experience import check_request, key_figures
 from chargen.systems.d100.generate import draw_identity, generate
 from chargen.systems.d100.pins import pin_targets
 from chargen.systems.d100.recompute import fill, recompute
@@ -30,6 +30,7 @@ ENGINE = register(Engine(
     layouts={"sheet": Layout("sheet", "d100.html.j2", lambda doc, rules: sheet_context(doc))},
     archetypes=lambda rules: tuple(a.listing() for a in rules.archetypes.values()),
     check_request=check_request,
+    key_figures=key_figures,
     pins=pin_targets,
     recompute=recompute,
     fill=fill,

@@ -42,6 +42,9 @@ def check_request(rules, request) -> list[str]:
     if request.profession is not None and request.profession not in professions:
         problems.append(f"--profession: unknown profession '{request.profession}' "
                         f"(expected one of: {', '.join(sorted(professions))})")
+    elif request.profession is not None and not professions[request.profession].backgrounds:
+        problems.append(f"--profession: '{request.profession}' is open to no background of this module "
+                        "(its backgrounds were removed)")
     if request.years is not None:
         problems += _check_years(request.years, rules.experience.max_years)
         arche = rules.archetypes.get(request.archetype or "")
@@ -67,7 +70,8 @@ def _check_years(text: str, max_years: int) -> list[str]:
     except DiceError as e:
         return [f"--years: {e}"]
     if d.minimum < 0 or d.maximum > max_years:
-        return [f"--years: {d} can give {d.minimum} to {d.maximum} years (expected 0 to {max_years})"]
+        what = f"{d} years is" if d.minimum == d.maximum else f"{d} can give {d.minimum} to {d.maximum} years, which is"
+        return [f"--years: {what} out of range (expected 0 to {max_years}: professions.yaml max_years)"]
     return []
 
 
@@ -170,3 +174,16 @@ def profession_money(rules, p: Plan, bg, roller: Roller) -> dict:
 def experience_block(p: Plan) -> dict:
     return {"profession": {"id": p.profession.id, "label": p.profession.label},
             "years": p.years, "years_dice": p.years_dice}
+
+
+def key_figures(doc: dict) -> list[tuple[str, int]]:
+    """What ``chargen stats`` summarises: age, hit points, the attack and parry abilities, the
+    best weapon attack and parry, and every skill experience raised (its value)."""
+    combat, weapons = doc["combat"], doc["weapons"]
+    out = [("Age", doc["identity"]["age"]), ("Hit points", combat["hit_points"]),
+           ("Attack ability", combat["attack"]), ("Parry ability", combat["parry"]),
+           ("Best weapon attack %", max((w["attack"] for w in weapons if w["attack"] is not None), default=0)),
+           ("Best weapon parry %", max((w["parry"] for w in weapons if w["parry"] is not None), default=0))]
+    out += [(s["label"], s["value"]) for s in doc["skills"]
+            if any(x["source"] in ("profession", "archetype") for x in s.get("sources", ()))]
+    return out

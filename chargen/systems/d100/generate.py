@@ -140,8 +140,11 @@ def skills(rules: D100Rules, chars: dict[str, int], categories: dict[str, int], 
         base = sk.base if sk.base_char is None else chars[sk.base_char] * sk.base_times
         modifier = categories[sk.category]
         sources = [{"source": "base", "value": base}, {"source": "category", "id": sk.category, "value": modifier}]
-        sources += xp.sources(p, base + modifier, gains.get(sk.id, ()), cap)
-        trained = sum(s["value"] for s in sources[2:])
+        trained = 0
+        if sk.id in gains:
+            extra = xp.sources(p, base + modifier, gains[sk.id], cap)
+            sources += extra
+            trained = sum(s["value"] for s in extra)
         out.append({"id": sk.id, "label": sk.label, "category": sk.category, "base": base,
                     "modifier": modifier, "value": base + modifier + trained, "trained": base > 0 or trained >= 5,
                     "sources": sources})
@@ -245,11 +248,12 @@ def weapon_skills(rules: D100Rules, bg: Background, chars: dict[str, int], comba
     sr = combat["strike_ranks"]
     for w, tribal, trained in weapons:
         sources = weapon_sources(rules, bg, w, tribal, trained, combat, p)
-        attack = sum(s["value"] for s in sources)
-        parry = attack - _ability(sources, "attack", combat) + _ability(sources, "parry", combat)
+        value = sum(s["value"] for s in sources)
+        other = "attack" if w.kind == "shield" else "parry"
         entry = {"id": w.id, "label": w.label, "kind": w.kind, "base": sources[0]["value"],
-                 "attack": attack if w.kind != "shield" else None,
-                 "parry": parry if w.kind != "missile" else None}
+                 "attack": value if w.kind != "shield" else None,
+                 "parry": (value if w.kind == "shield" else value - _ability(sources, combat)
+                           + _ability(sources, combat, other)) if w.kind != "missile" else None}
         if w.kind == "melee":
             entry.update(damage=str(w.damage), damage_modifier=combat["damage_modifier"],
                          sr=sr["siz"] + sr["dex"] + w.sr)
@@ -268,27 +272,33 @@ def weapon_skills(rules: D100Rules, bg: Background, chars: dict[str, int], comba
 
 def weapon_sources(rules: D100Rules, bg: Background, w: Weapon, tribal: bool, trained: bool,
                    combat: dict, p: xp.Plan) -> list[dict]:
-    """What a weapon's attack is the sum of: its base, the attack ability (a ``category`` source
-    with the ability's id) and, for a weapon the profession trains, experience (capped). The parry
-    is the same with the parry ability in place of the attack ability. A barbarian's non-tribal
-    weapon is at its flat base, and takes ability modifiers once he has 05% or more of training (seed)."""
+    """What a weapon's attack (a shield's parry) is the sum of: its base, the attack (parry)
+    ability (a ``category`` source with the ability's id) and, for a weapon the profession trains,
+    experience (capped). A weapon's parry is the same with the parry ability in place of the attack
+    ability. A barbarian's non-tribal weapon is at its flat base, and takes ability modifiers once
+    he has 05% or more of training in it (seed: "once a barbarian character has purchased an
+    additional 05% in training")."""
+    ability = ABILITY["parry" if w.kind == "shield" else "attack"]
     base, modifiers = w.base, True
     if bg.tribal_base is not None:
         base, modifiers = (bg.tribal_base, True) if tribal else (bg.other_base, bg.other_modifiers)
     gains = xp.weapon_gains(p) if trained else []
-    before = base + combat[ABILITY["attack"]]
-    extra = xp.sources(p, before, gains, xp.cap_of(p, weapon=True))
+    extra = xp.sources(p, base + combat[ability], gains, xp.cap_of(p, weapon=True))
     if sum(s["value"] for s in extra) >= 5:
         modifiers = True
     sources = [{"source": "base", "value": base}]
     if modifiers:
-        sources.append({"source": "category", "id": ABILITY["attack"], "value": combat[ABILITY["attack"]]})
+        sources.append({"source": "category", "id": ability, "value": combat[ability]})
     return sources + extra
 
 
-def _ability(sources: list[dict], role: str, combat: dict) -> int:
-    """The ``role`` ability's part of a weapon's value: 0 when the weapon takes no ability modifiers."""
-    return combat[ABILITY[role]] if any(s["source"] == "category" for s in sources) else 0
+def _ability(sources: list[dict], combat: dict, role: str | None = None) -> int:
+    """The value of the ability ``sources`` count (or of the ``role`` ability in its place);
+    0 when the weapon takes no ability modifiers."""
+    entry = next((s for s in sources if s["source"] == "category"), None)
+    if entry is None:
+        return 0
+    return combat[ABILITY[role]] if role else entry["value"]
 
 
 def below_minimum(w: Weapon, chars: dict[str, int]) -> dict | None:

@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from chargen import dice as dicemod
-from chargen.rules.check import Cursor, Problems, check_reads, check_unique, declare_reads, file_cursors
+from chargen.rules.check import (
+    Cursor, Problems, check_reads, check_unique, declare_reads, file_cursors, optional_cursor,
+)
 from chargen.rules.tables import Banded, DieRanges, banded, check_partition, read_range
 from chargen.rules.yamlio import Located
 from chargen.systems.d100 import bounds
@@ -137,17 +139,6 @@ def build(docs: dict[str, Located], problems: Problems) -> D100Rules | None:
     )
     bounds.check(rules, c, ABILITY)
     return None if problems.items else rules
-
-
-def optional_cursor(docs: dict[str, Located], name: str, problems: Problems) -> Cursor | None:
-    """A cursor at the top of an optional rules file (archetypes.yaml), None when the module has none."""
-    if name not in docs:
-        return None
-    c = Cursor.root(docs[name], problems)
-    if not isinstance(c.value, dict):
-        c.fail("expected a mapping at the top of the file")
-        return None
-    return c
 
 
 def _combat(combat: Cursor, char_ids: set, rows: dict) -> dict:

@@ -48,7 +48,7 @@ def archetypes_table(c: Cursor | None, refs: dict, ids: dict[str, set[str]], exp
     refs = {**refs, "removed_ok": True}  # what an overlay removed leaves the archetypes too
     for e in entries(c):
         a = _archetype(e, refs, ids, experience)
-        if a is not None and a.id:
+        if a is not None and a.id and a.backgrounds:  # every background removed by an overlay: no archetype
             out[a.id] = a
     return out
 
@@ -57,8 +57,11 @@ def _archetype(e: Cursor, refs: dict, ids: dict[str, set[str]], experience: Expe
     if not e.mapping(required=("id", "label", "source", "background"), optional=_KEYS):
         return None
     e["source"].source()
-    backgrounds, weights = weighted(e["background"], ids["background"], "background")
-    profession = e["profession"].ref(experience.professions, "profession") if e["profession"].present else None
+    backgrounds, weights = weighted(e["background"], ids["background"], "background", removed_ok=True)
+    profession = e["profession"].ref(experience.professions, "profession", removed_ok=True) \
+        if e["profession"].present else None
+    if e["profession"].present and profession is None and e["profession"].removed():
+        return None  # its profession was removed by an overlay: so is the archetype
     years = _years(e, profession, experience)
     if profession:
         allowed = experience.professions[profession].backgrounds

@@ -80,7 +80,8 @@ def _profession(e: Cursor, refs: dict, skill_ids: set[str], background_ids: set[
         money["dice"].fail(f"dice {dice} can roll below 0 (money is at least 0)")
     return Profession(
         id=e["id"].ident(), label=e["label"].str(),
-        backgrounds=tuple(b for b in (x.ref(background_ids, "background") for x in e["backgrounds"].list(1)) if b),
+        backgrounds=tuple(b for b in (x.ref(background_ids, "background", removed_ok=True)
+                                      for x in e["backgrounds"].list(1)) if b),
         skills=tuple(skills), cap=e["cap"].int(0, 1000) or 0,
         weapon_per_year=ws["per_year"].int(0, 100) or 0, weapon_cap=ws["cap"].int(0, 1000) or 0,
         equipment=tuple(equipment_entry(x, refs) for x in e["equipment"].list()),

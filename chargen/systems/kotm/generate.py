@@ -37,14 +37,16 @@ def generate(rules: KotmRules, request, ctx) -> dict:
     """One character's body; the sex was drawn first by the name service (:func:`draw_identity`)."""
     roller = ctx.roller
     sex = ctx.identity["sex"]
+    arche = rules.archetypes.get(request.archetype) if request.archetype else None
     age = request.pin("identity.age", roller.roll(rules.age_dice, "identity.age"))
-    profession = roller.choose(rules.professions, "profession")
-    level = request.pin("level", roller.roll(rules.level_dice, "level"))
+    profession = choose_profession(rules, arche, roller)
+    level = request.pin("level", roller.roll(arche.level if arche and arche.level else rules.level_dice, "level"))
     sd = request.pin("sd", roll_sd(rules, roller, level, None if "sd" in dict(request.pins) else ctx.trail))
-    weapons = pick_weapons(rules, profession, roller)  # rolled for the rolled profession, pinned or not
+    weapons = pick_weapons(rules, profession, roller, arche.weapons if arche else None)  # as rolled, pins or not
     inputs = {
         "identity": {"name": ctx.names.unique(rules.names.given[sex], rules.names.bynames, rules.names.format),
                      "sex": sex, "age": age},
+        "archetype": {"id": arche.id, "label": arche.label} if arche is not None else None,
         "profession": request.pin("profession", profession.id),
         "level": level,
         "sd": sd,
@@ -64,8 +66,10 @@ def derive(rules: KotmRules, inputs: dict, trail) -> dict:
     cf = trail.derive("critical_fumble_damage", cf_value(rules, level),
                       "the critical-fumble damage row of the level",
                       (("levels.yaml", "critical_fumble_damage.bands", rules.cf_damage.row(level), cf_value(rules, level)),), level=level)
-    return {
-        "identity": dict(inputs["identity"]),
+    body = {"identity": dict(inputs["identity"])}
+    if inputs.get("archetype"):
+        body["archetype"] = dict(inputs["archetype"])
+    return body | {
         "profession": {"id": profession.id, "label": profession.label},
         "level": level,
         "sd": sd,
@@ -82,7 +86,8 @@ def cf_value(rules: KotmRules, level: int) -> int:
 
 def inputs_of(doc: dict) -> dict:
     """A saved character's inputs (what :func:`derive` reads), hand edits and all."""
-    return {"identity": doc["identity"], "profession": doc["profession"]["id"], "level": doc["level"],
+    return {"identity": doc["identity"], "archetype": doc.get("archetype"), "profession": doc["profession"]["id"],
+            "level": doc["level"],
             "sd": doc["sd"], "weapons": [w["id"] for w in doc["weapons"]], "notes": doc.get("notes", "")}
 
 
@@ -101,9 +106,27 @@ def roll_sd(rules: KotmRules, roller: Roller, level: int, trail=None) -> int:
     return sd
 
 
-def pick_weapons(rules: KotmRules, profession: Profession, roller: Roller) -> list[Weapon]:
+def choose_profession(rules: KotmRules, arche, roller: Roller) -> Profession:
+    """The archetype's profession, else one rolled with equal odds."""
+    if arche is not None:
+        return next(p for p in rules.professions if p.id == arche.profession)
+    return roller.choose(rules.professions, "profession")
+
+
+def check_request(rules: KotmRules, request) -> list[str]:
+    problems = []
+    if request.archetype is not None and request.archetype not in rules.archetypes and rules.archetypes:
+        problems.append(f"--archetype: unknown archetype '{request.archetype}' "
+                        f"(expected one of: {', '.join(sorted(rules.archetypes))})")
+    if request.profession is not None or request.years is not None:
+        problems.append("--profession and --years are d100 previous experience (a KoTM archetype sets the profession)")
+    return problems
+
+
+def pick_weapons(rules: KotmRules, profession: Profession, roller: Roller, picks=None) -> list[Weapon]:
+    """One weapon from each pick of the profession (or of the archetype, ``picks``)."""
     out = []
-    for pick in profession.weapons:
+    for pick in profession.weapons if picks is None else picks:
         if pick.chance is not None and roller.roll(D100, "weapons.chance") > pick.chance:
             continue
         out.append(rules.weapons[roller.choose(pick.options, "weapons.choice")])

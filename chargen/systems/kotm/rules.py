@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from chargen import dice as dicemod
-from chargen.rules.check import Cursor, Problems, check_reads, check_unique, declare_reads, file_cursors
+from chargen.rules.check import (
+    Cursor, Problems, check_reads, check_unique, declare_reads, file_cursors, optional_cursor,
+)
 from chargen.rules.tables import Banded, banded, check_partition, parse_range, read_range, row_index
 from chargen.rules.yamlio import Located
+from chargen.systems.kotm.rules_archetypes import archetypes_table
 
 FILES = ("module", "attack", "levels", "fumbles", "generation", "weapons", "names")
 ON_REPEAT = ("reroll", "add_rolls")
@@ -154,6 +157,7 @@ class KotmRules:
     professions: tuple[Profession, ...]
     weapons: dict[str, Weapon]
     names: Names
+    archetypes: dict = field(default_factory=dict)  # id -> KotmArchetype (archetypes.yaml, optional)
 
     def save_check(self, level: int) -> int:
         """ "SC is 5 or your level, whichever is higher." """
@@ -186,10 +190,13 @@ def build(docs: dict[str, Located], problems: Problems) -> KotmRules | None:
     gen = _generation(c["generation"], weapons, level_min, level_max)
     names = _names(c["names"], gen.get("sexes", ()))
     floor = sc["floor"].int(0, 1000)
+    archetypes = archetypes_table(optional_cursor(docs, "archetypes", problems),
+                                  {p.id for p in gen.get("professions", ())}, (level_min or 0, level_max or 0),
+                                  lambda pc: weapon_picks(pc, weapons))
     if problems.items:
         return None
     return KotmRules(attack=attack, level_min=level_min, level_max=level_max, save_floor=floor,
-                     cf_damage=cf_table, fumbles=fumbles, weapons=weapons, names=names, **gen)
+                     cf_damage=cf_table, fumbles=fumbles, weapons=weapons, names=names, archetypes=archetypes, **gen)
 
 
 def _check_covers(c: Cursor, table: Banded, low: int, high: int) -> None:
@@ -343,15 +350,20 @@ def _generation(c: Cursor, weapons: dict, level_min: int | None, level_max: int 
     for e in entries:
         if not e.mapping(required=("id", "label", "weapons")):
             continue
-        picks = []
-        for p in e["weapons"].list(1):
-            if p.mapping(required=("choose",), optional=("chance",)):
-                options = tuple(x.ref(weapons, "weapon") for x in p["choose"].list(1))
-                picks.append(WeaponPick(options, p["chance"].int(0, 100) if p["chance"].present else None))
-        professions.append(Profession(e["id"].ident(), e["label"].str(), tuple(picks)))
+        professions.append(Profession(e["id"].ident(), e["label"].str(), weapon_picks(e["weapons"], weapons)))
     return {"level_dice": level, "sd_dice": sd["dice"].dice(), "sd_per_level": sd["per_level"].int(0, 100),
             "sd_max": sd["max"].int(0, 1000), "age_dice": c["age"]["dice"].dice(),
             "sexes": tuple(x.ident() for x in c["sexes"].list(1)), "professions": tuple(professions)}
+
+
+def weapon_picks(c: Cursor, weapons: dict) -> tuple[WeaponPick, ...]:
+    """A list of weapon picks: one weapon ``choose``-n from each, carried when a D100 is at or under ``chance``."""
+    picks = []
+    for p in c.list(1):
+        if p.mapping(required=("choose",), optional=("chance",)):
+            options = tuple(x.ref(weapons, "weapon") for x in p["choose"].list(1))
+            picks.append(WeaponPick(options, p["chance"].int(0, 100) if p["chance"].present else None))
+    return tuple(picks)
 
 
 def _names(c: Cursor, sexes: tuple) -> Names:

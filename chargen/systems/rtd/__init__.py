@@ -1,7 +1,7 @@
 """The RTD engine: typed rules, character generation, action resolution and its sheet with odds."""
 
 from chargen.engines import Engine, Layout, NameScheme, RollOption, read_schema, register
-from chargen.systems.rtd.generate import draw_identity, fill, generate, pin_targets, recompute
+from chargen.systems.rtd.generate import check_request, draw_identity, fill, generate, pin_targets, recompute
 from chargen.systems.rtd.resolve import ROLL_OPTIONS, resolve
 from chargen.systems.rtd.rules import READS
 from chargen.systems.rtd.rules import build as build_rules
@@ -60,6 +60,11 @@ ENGINE = register(Engine(
     roll_examples=({"stat": 7, "difficulty": "medium"}, {"action": True, "skill_xp": 12, "bonus": 1},
                    {"attack": True, "damage": 7, "parry_damage": 5}),
     layouts={"sheet": Layout("sheet", "rtd.html.j2", sheet_context, needs_rules=True)},
+    archetypes=lambda rules: tuple(a.listing() for a in rules.archetypes.values()),
+    check_request=check_request,
+    key_figures=lambda doc: [(s["abbr"], s["value"]) for s in doc["stats"]]
+    + [("Best weapon damage", max((w["damage"] for w in doc["weapons"]), default=0))]
+    + [(f"{s['label']} XP", s["xp"]) for s in doc["skills"]],
     pins=pin_targets,
     recompute=recompute,
     fill=fill,

@@ -37,19 +37,22 @@ def generate(rules: RtdRules, request, ctx) -> dict:
     """One character's body; the sex was drawn first by the name service (:func:`draw_identity`)."""
     roller = ctx.roller
     sex = ctx.identity["sex"]
+    arche = rules.archetypes.get(request.archetype) if request.archetype else None
     age = request.pin("identity.age", roller.roll(rules.names.age, "identity.age"))
-    stats = {s.id: request.pin(f"stats.{s.id}", roller.roll(rules.stat_dice, f"stats.{s.id}")) for s in rules.stats}
-    skills = [(i, request.pin(f"skills.{i}.xp", xp)) for i, xp in pick_skills(rules, roller)]
-    have = {i for i, _ in skills}
-    skills += [(p[len("skills."):-len(".xp")], v) for p, v in request.pins
-               if p.startswith("skills.") and p[len("skills."):-len(".xp")] not in have]  # a pinned skill not rolled
+    stats = {s.id: request.pin(f"stats.{s.id}", v) for s, v in zip(rules.stats, roll_stats(rules, roller, arche))}
+    rolled = pick_skills(rules, roller) if arche is None or arche.skills is None else own_skills(rules, arche, roller)
+    skills = [(i, label, request.pin(f"skills.{i}.xp", xp)) for i, label, xp in rolled]
+    have, labels = {i for i, _, _ in skills}, dict(rules.skill_pool)
+    skills += [(sid, labels[sid], v) for p, v in request.pins  # a pinned skill the character did not roll
+               if p.startswith("skills.") and (sid := p[len("skills."):-len(".xp")]) not in have]
     inputs = {
         "identity": {"name": ctx.names.unique(rules.names.given[sex], rules.names.bynames, rules.names.format),
                      "sex": sex, "age": age},
+        "archetype": {"id": arche.id, "label": arche.label} if arche is not None else None,
         "stats": stats,
         "skills": skills,
         "wounds": {p.id: rules.wounds.starting_state for p in rules.wounds.parts},
-        "weapons": carry_weapons(rules, roller),
+        "weapons": carry_weapons(rules, roller, arche.weapons if arche else None),
         "notes": "",
     }
     return derive(rules, inputs, ctx.trail)
@@ -57,22 +60,40 @@ def generate(rules: RtdRules, request, ctx) -> dict:
 
 def derive(rules: RtdRules, inputs: dict, trail) -> dict:
     """The body from its inputs, each derived value recorded on ``trail`` with the rules rows it read."""
-    labels = dict(rules.skill_pool)
     parts = {p.id: p for p in rules.wounds.parts}
-    return {
-        "identity": dict(inputs["identity"]),
+    body = {"identity": dict(inputs["identity"])}
+    if inputs.get("archetype"):
+        body["archetype"] = dict(inputs["archetype"])
+    return body | {
         "stats": [stat_entry(rules, s, inputs["stats"][s.id], trail) for s in rules.stats],
-        "skills": [skill_entry(rules, i, labels.get(i, i), xp, trail) for i, xp in inputs["skills"]],
+        "skills": [skill_entry(rules, i, label, xp, trail) for i, label, xp in inputs["skills"]],
         "wounds": [{"part": p, "label": parts[p].label, "state": state} for p, state in inputs["wounds"].items()],
         "weapons": [weapon_entry(rules, rules.weapons[w]) for w in inputs["weapons"]],
         "notes": inputs["notes"],
     }
 
 
+def check_request(rules: RtdRules, request) -> list[str]:
+    problems = []
+    if request.archetype is not None and request.archetype not in rules.archetypes and rules.archetypes:
+        problems.append(f"--archetype: unknown archetype '{request.archetype}' "
+                        f"(expected one of: {', '.join(sorted(rules.archetypes))})")
+    if request.profession is not None or request.years is not None:
+        problems.append("--profession and --years are d100 previous experience (an RTD archetype sets skills)")
+    return problems
+
+
+def roll_stats(rules: RtdRules, roller: Roller, arche=None) -> list[int]:
+    """Each stat on the rules' dice (or the archetype's for that stat)."""
+    own = arche.stats if arche is not None else {}
+    return [roller.roll(own.get(s.id, rules.stat_dice), f"stats.{s.id}") for s in rules.stats]
+
+
 def inputs_of(doc: dict) -> dict:
     """A saved character's inputs (what :func:`derive` reads), hand edits and all."""
-    return {"identity": doc["identity"], "stats": {s["id"]: s["value"] for s in doc["stats"]},
-            "skills": [(s["id"], s["xp"]) for s in doc["skills"]],
+    return {"identity": doc["identity"], "archetype": doc.get("archetype"),
+            "stats": {s["id"]: s["value"] for s in doc["stats"]},
+            "skills": [(s["id"], s["label"], s["xp"]) for s in doc["skills"]],
             "wounds": {w["part"]: w["state"] for w in doc["wounds"]},
             "weapons": [w["id"] for w in doc["weapons"]], "notes": doc.get("notes", "")}
 
@@ -145,20 +166,26 @@ def skill_entry(rules: RtdRules, skill_id: str, label: str, xp: int, trail=None)
             "bonus": bonus_text(level, rules.actions), "next_level_xp": later[0] if later else None}
 
 
-def pick_skills(rules: RtdRules, roller: Roller) -> list[tuple[str, int]]:
+def pick_skills(rules: RtdRules, roller: Roller) -> list[tuple[str, str, int]]:
     count = roller.roll(rules.skill_count, "skills.count")
     pool = list(rules.skill_pool)
     out = []
     for _ in range(count):
         skill_id, label = roller.choose(pool, "skills.choice")
         pool.remove((skill_id, label))
-        out.append((skill_id, roller.roll(rules.skill_xp, f"skills.{skill_id}.xp")))
+        out.append((skill_id, label, roller.roll(rules.skill_xp, f"skills.{skill_id}.xp")))
     return out
 
 
-def carry_weapons(rules: RtdRules, roller: Roller) -> list[str]:
+def own_skills(rules: RtdRules, arche, roller: Roller) -> list[tuple[str, str, int]]:
+    """The archetype's skills, each with XP rolled on its dice."""
+    return [(sid, label, max(0, roller.roll(xp, f"skills.{sid}.xp"))) for sid, label, xp in arche.skills]
+
+
+def carry_weapons(rules: RtdRules, roller: Roller, picks=None) -> list[str]:
+    """One weapon from each carry pick of the rules (or of the archetype, ``picks``)."""
     out = []
-    for pick in rules.carry:
+    for pick in rules.carry if picks is None else picks:
         if pick.chance is not None and roller.roll(D100, "weapons.chance") > pick.chance:
             continue
         out.append(rules.weapons[roller.choose(pick.options, "weapons.choice")].id)

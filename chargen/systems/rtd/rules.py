@@ -6,13 +6,14 @@ This file holds stats, roll-off tiers, success charts, the action scale and skil
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from chargen import dice as dicemod
-from chargen.rules.check import Cursor, Problems, check_unique, declare_reads, file_cursors
+from chargen.rules.check import Cursor, Problems, check_unique, declare_reads, file_cursors, optional_cursor
 from chargen.rules.tables import read_range, row_index
 from chargen.rules.yamlio import Located
 from chargen.systems.rtd import rules_combat as rc
+from chargen.systems.rtd.rules_archetypes import archetypes_table
 
 FILES = ("module", "stats", "roll_offs", "actions", "skills", "wounds", "combat", "weapons", "names")
 
@@ -121,6 +122,7 @@ class RtdRules:
     weapons: dict[str, rc.Weapon]
     carry: tuple[rc.Carry, ...]
     names: rc.Names
+    archetypes: dict = field(default_factory=dict)  # id -> RtdArchetype (archetypes.yaml, optional)
 
     def tier_of(self, stat: int) -> Tier | None:
         return next((t for t in self.tiers if t.min <= stat <= t.max), None)
@@ -150,6 +152,9 @@ def build(docs: dict[str, Located], problems: Problems) -> RtdRules | None:
         "wounds": rc.wounds(c["wounds"]), "combat": rc.combat(c["combat"]),
         **rc.weapons(c["weapons"]), "names": rc.names(c["names"]),
     }
+    parts["archetypes"] = archetypes_table(
+        optional_cursor(docs, "archetypes", problems), (stat_min or 0, stat_max or 0), {s.id for s in stats},
+        dict(parts["skill_pool"] or ()), lambda pc: rc.carry_picks(pc, parts["weapons"]))
     if problems.items:
         return None
     return RtdRules(**parts)

@@ -214,12 +214,17 @@ def weapons(c: Cursor) -> dict:
                    e["damage"].int(0, 10_000), Fraction(str(cm)) if cm is not None else None)
         if w.id:
             out[w.id] = w
+    return {"weapons": out, "carry": carry_picks(c["carry"], out)}
+
+
+def carry_picks(c: Cursor, weapons: dict) -> tuple[Carry, ...]:
+    """Weapon picks: one ``choose``-n from each, carried when a D100 is at or under ``chance``."""
     carry = []
-    for p in c["carry"].list(1):
+    for p in c.list(1):
         if p.mapping(required=("choose",), optional=("chance",)):
-            carry.append(Carry(tuple(x.ref(out, "weapon") for x in p["choose"].list(1)),
+            carry.append(Carry(tuple(x.ref(weapons, "weapon") for x in p["choose"].list(1)),
                                p["chance"].int(0, 100) if p["chance"].present else None))
-    return {"weapons": out, "carry": tuple(carry)}
+    return tuple(carry)
 
 
 def names(c: Cursor) -> Names | None:

@@ -1,0 +1,114 @@
+"""``chargen archetypes``, ``chargen stats`` and ``chargen party``: NPC types, their spread, encounters."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from chargen.cli import cli
+from chargen.cli.options import (
+    Integer, jobs_option, jobs_or_cores, make_request, progress_bar, request_options, resolve_seed, rules_options,
+    seed_option,
+)
+from chargen.errors import printable
+
+
+@cli.command("archetypes")
+@click.option("--system", "system_id", default=None, metavar="ID",
+              help="One rules module's archetypes (default: every module's).")
+@rules_options()
+def archetypes_cmd(system_id: str | None, overlays: tuple[Path, ...], rules_dirs: tuple[Path, ...]) -> None:
+    """List the archetypes (named NPC types) of the rules modules: id, label, what varies.
+
+    \b
+    Examples:
+        chargen archetypes --system d100
+        chargen archetypes
+    """
+    from chargen import engines
+    from chargen.rules import load_module, module_ids
+
+    ids = [system_id] if system_id else module_ids(rules_dirs)
+    for sid in ids:
+        module = load_module(sid, overlays if system_id else (), rules_dirs)
+        for a in engines.require(module.engine).archetypes(module.rules):
+            click.echo(printable(f"{module.id:<5} {a.id:<18} {a.label:<20} {a.varies}"))
+
+
+@cli.command("stats")
+@click.option("--system", "system_id", default="d100", show_default=True, metavar="ID",
+              help="Rules module id (see 'chargen systems').")
+@seed_option
+@click.option("-n", "--count", type=Integer(1, 100_000), default=1000, show_default=True,
+              help="How many characters to sample.")
+@request_options
+@rules_options()
+def stats_cmd(system_id: str, seed: int | None, count: int, archetype: str | None, profession: str | None,
+              years: str | None, overlays: tuple[Path, ...], rules_dirs: tuple[Path, ...]) -> None:
+    """Print percentiles of the key figures of COUNT characters (an archetype's, to calibrate it).
+
+    The characters are those `chargen generate` makes with the same seed and options
+    (0 to COUNT-1), so the table is the same for the same seed.
+
+    \b
+    Examples:
+        chargen stats --archetype town_guard -n 1000 --seed 1
+        chargen stats --system kotm --archetype champion -n 500 --seed 1
+    """
+    from chargen.generate import check_request
+    from chargen.rules import load_module
+    from chargen.stats import sample, table
+
+    module = load_module(system_id, overlays, rules_dirs)
+    request = make_request(archetype, profession, years)
+    check_request(module, request)
+    batch_seed = resolve_seed(seed)
+    click.echo(table(sample(module, request, count, batch_seed)), nl=False)
+    what = f" archetype {archetype}" if archetype else ""
+    click.echo(f"chargen: {module.id}{what}, {count} characters, seed {batch_seed}", err=True)
+
+
+@cli.command("party")
+@click.argument("file", type=click.Path(path_type=Path, dir_okay=False))
+@click.option("-o", "--output", "output", required=True, type=click.Path(path_type=Path, file_okay=False),
+              help="Write the party's files, its manifest and (with html or pdf) index.html and party.pdf here.")
+@click.option("--force", is_flag=True, help="Write into a folder that is not empty, replacing files.")
+@click.option("--resume", is_flag=True, help="Finish the interrupted party in the -o folder.")
+@click.option("--paper", type=click.Choice(["a4", "letter"], case_sensitive=False), default="a4", show_default=True,
+              help="Paper size of html and pdf sheets.")
+@jobs_option
+@rules_options()
+def party_cmd(file: Path, output: Path, force: bool, resume: bool, paper: str, jobs: int | None,
+              overlays: tuple[Path, ...], rules_dirs: tuple[Path, ...]) -> None:
+    """Make the encounter or party a party file describes: its name, system, seed, member lines
+    (archetype, count as a number or dice, name, years) and formats.
+
+    Each line's characters depend on the file's seed and the line's key only, so adding a
+    line or changing one line's count keeps every other line's characters. The manifest
+    records the file's hash and the counts rolled; --resume finishes a stopped run.
+
+    \b
+    Examples:
+        chargen party examples/town-watch.yaml -o watch/
+        chargen party examples/bandit-ambush.yaml -o ambush/
+        chargen party examples/bandit-ambush.yaml -o ambush/ --resume
+    """
+    from chargen.batch import write_batch
+    from chargen.output import prepare_folder
+    from chargen.party import read_party
+    from chargen.render.bundle import SheetOptions
+
+    party, module = read_party(file, overlays, rules_dirs)
+    sheets = SheetOptions(formats=tuple(f for f in party.formats if f in ("html", "pdf")), paper=paper,
+                          jobs=jobs or 0, party_name=party.name)
+    if not resume:
+        prepare_folder(output, force)
+    with progress_bar(party.count, "sheets" if sheets.formats else "characters") as progress:
+        result = write_batch(module, party.seed, range(party.count), output, party.formats, progress, resume=resume,
+                             jobs=jobs_or_cores(jobs), sheets=sheets, members=party.members())
+    counts = ", ".join(f"{ln.key} {ln.count}" + (f" ({ln.count_dice})" if ln.count_dice != str(ln.count) else "")
+                       for ln in party.lines)
+    verb = "resumed" if resume else "wrote"
+    click.echo(printable(f"chargen: {verb} {party.name}: {len(result.written)} {module.id} characters "
+                         f"({counts}) to {output}"), err=True)

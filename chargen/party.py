@@ -1,0 +1,291 @@
+"""Party and encounter files: a whole encounter from one YAML file, as one batch.
+
+::
+
+    name: Bandits of the Old Road
+    system: d100
+    seed: 20261201
+    members:
+      - {archetype: bandit_chief, name: Red Ulf}
+      - {archetype: bandit, count: 1D4+2}
+      - {archetype: hedge_archer, count: 2, years: 3}
+    formats: [json, pdf]
+
+Each member line has a *key*: its ``key:``, or else its archetype id and its
+occurrence among the lines of that archetype without a ``key:``
+(``bandit#1``, ``bandit#2``; a line without an archetype is ``plain#N``). The
+line's seed and its count roll depend only on the file's seed and the key::
+
+    line seed  = int(sha256(b"chargen/party/1:<file seed>:<key>")[:8])
+    count roll = the count dice on a generator seeded with sha256(b"chargen/party/1/count:<file seed>:<key>")[:8]
+
+so adding, removing or reordering lines, or changing a line's count, changes
+no other line's characters (their documents, byte for byte). Character *j* of
+a line is ``make_character(module, line seed, j, line request)``: raising a
+count adds characters at the end of the line and keeps the first ones. Files
+are numbered in file order, so a line added before another renumbers the
+files after it (their contents stay the same).
+
+The file is validated like rules: every problem at once, each one line
+``file:line: key.path: what is wrong (what is allowed)``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from chargen import dice as dicemod
+from chargen import engines
+from chargen.batch import Members, Slot
+from chargen.dice import Roller, new_rng
+from chargen.errors import DiceError, RulesError
+from chargen.generate import GenerationRequest
+from chargen.rules import RulesModule, load_module
+from chargen.rules.check import Cursor, Problems
+from chargen.rules.yamlio import MAX_FILE_BYTES, Located, load_text, read_bytes
+from chargen.seeds import MAX_COUNT, MAX_SEED
+
+PARTY_KEYS = ("name", "system", "seed", "members")
+OPTIONAL_KEYS = ("formats", "layout")
+MEMBER_KEYS = ("archetype", "count", "name", "years", "profession", "key")
+MAX_LINES = 500
+MAX_LINE_COUNT = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One member line: its key, what it asks for, its count (rolled), and its seed."""
+
+    key: str
+    request: GenerationRequest
+    count_dice: str
+    count: int
+    seed: int
+
+
+@dataclass(frozen=True)
+class Party:
+    name: str
+    system: str
+    seed: int
+    formats: tuple[str, ...]
+    layout: str | None
+    lines: tuple[Line, ...]
+    file: str       # the file's name (no folder)
+    sha256: str     # of the file's bytes
+
+    @property
+    def count(self) -> int:
+        return sum(line.count for line in self.lines)
+
+    def members(self) -> Members:
+        """The batch's slots, in file order, and what the manifest records of the file."""
+        slots = tuple(Slot(line.seed, j, line.request) for line in self.lines for j in range(line.count))
+        return Members(slots, self.record())
+
+    def record(self) -> dict:
+        return {"file": self.file, "sha256": self.sha256, "name": self.name,
+                "lines": [{"key": ln.key, **({"archetype": ln.request.archetype} if ln.request.archetype else {}),
+                           "count": ln.count, "count_dice": ln.count_dice, "seed": ln.seed} for ln in self.lines]}
+
+
+def line_seed(file_seed: int, key: str) -> int:
+    digest = hashlib.sha256(f"chargen/party/1:{file_seed}:{key}".encode("utf-8")).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def roll_count(file_seed: int, key: str, dice: dicemod.Dice) -> int:
+    digest = hashlib.sha256(f"chargen/party/1/count:{file_seed}:{key}".encode("utf-8")).digest()
+    return Roller(new_rng(int.from_bytes(digest[:8], "big"))).roll(dice, f"party.{key}.count")
+
+
+def is_party_file(path: Path) -> bool:
+    """Whether ``path`` reads as a party file (a mapping with ``members``)."""
+    try:
+        doc = load_text(read_bytes(path, str(path), MAX_FILE_BYTES).decode("utf-8", "replace"), str(path))
+    except (RulesError, OSError):
+        return False
+    return isinstance(doc.data, dict) and "members" in doc.data
+
+
+def read_party(path: Path, overlays: tuple[Path, ...] = (), rules_dirs: tuple[Path, ...] = ()) -> tuple[Party, RulesModule]:
+    """The party file at ``path`` and its rules module; :class:`RulesError` lists every problem."""
+    raw = read_bytes(path, str(path), MAX_FILE_BYTES)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise RulesError([f"{path}: not UTF-8 text (byte {e.start})"]) from None
+    doc = load_text(text, str(path))
+    problems = Problems()
+    c = Cursor.root(doc, problems)
+    if not c.mapping(required=PARTY_KEYS, optional=OPTIONAL_KEYS) and not isinstance(c.value, dict):
+        problems.raise_if_any()
+    module = _module(c, overlays, rules_dirs, problems)
+    party = _party(c, module, path.name, "sha256:" + hashlib.sha256(raw).hexdigest(), problems)
+    problems.raise_if_any()
+    return party, module
+
+
+def _module(c: Cursor, overlays, rules_dirs, problems: Problems) -> RulesModule | None:
+    system = c["system"].ident() if c["system"].present else None
+    if system is None:
+        return None
+    try:
+        return load_module(system, overlays, rules_dirs)
+    except RulesError as e:
+        problems.extend(e)
+    except Exception as e:  # an unknown system: a ChargenError naming the modules there are
+        from chargen.errors import ChargenError
+
+        if not isinstance(e, ChargenError):
+            raise
+        c["system"].fail(str(e))
+    return None
+
+
+def _party(c: Cursor, module: RulesModule | None, file: str, digest: str, problems: Problems) -> Party | None:
+    name = c["name"].str(120) if c["name"].present else None  # a missing key is reported once, by mapping()
+    seed = c["seed"].int(0, MAX_SEED) if c["seed"].present else None
+    formats = _formats(c["formats"]) if c["formats"].present else ("json",)
+    layout = _layout(c["layout"], module) if c["layout"].present else None
+    entries = c["members"].list(1) if c["members"].present else []
+    if len(entries) > MAX_LINES:
+        c["members"].fail(f"{len(entries)} member lines (at most {MAX_LINES})")
+        return None
+    lines = _lines(entries, module, seed)
+    total = sum(line.count for line in lines if line)
+    if total > MAX_COUNT:
+        c["members"].fail(f"the counts come to {total:,} characters (at most {MAX_COUNT:,})")
+    if name and module is not None and any(f in ("html", "pdf") for f in formats):
+        _check_name(c["name"], name)
+    if problems.items or module is None:
+        return None
+    return Party(name, module.id, seed, formats, layout, tuple(lines), file, digest)
+
+
+def _formats(c: Cursor) -> tuple[str, ...]:
+    from chargen.formats import FORMATS, names
+
+    known = [n for n in names() if FORMATS[n].per_character]
+    out = []
+    for x in c.list(1):
+        f = x.one_of(known)
+        if f in out:
+            x.fail(f"format '{f}' is listed twice")
+        elif f:
+            out.append(f)
+    return tuple(out)
+
+
+def _layout(c: Cursor, module: RulesModule | None) -> str | None:
+    if module is None:
+        return None
+    return c.one_of(sorted(engines.require(module.engine).layouts))
+
+
+def _check_name(c: Cursor, name: str) -> None:
+    from chargen.errors import RenderError
+    from chargen.render.names import check_party_name
+    from chargen.render.templates import TemplateSet
+
+    try:
+        check_party_name(name, TemplateSet.load(None))
+    except RenderError as e:
+        c.fail(str(e))
+
+
+def _lines(entries: list[Cursor], module: RulesModule | None, seed: int | None) -> list[Line | None]:
+    occurrences: Counter = Counter()
+    keys: dict[str, Cursor] = {}
+    out = []
+    for e in entries:
+        if not e.mapping(optional=MEMBER_KEYS):
+            out.append(None)
+            continue
+        key = _key(e, occurrences)
+        if key in keys:
+            e["key"].fail(f"key '{key}' is also the key of {_line_of(keys[key])} "
+                          "(each line's key must be its own: it seeds the line)")
+        keys.setdefault(key, e)
+        out.append(_line(e, key, module, seed))
+    return out
+
+
+def _line_of(c: Cursor) -> str:
+    file, line, _ = c.doc.where(c.path)
+    return f"the member line at line {line}" if line else "another member line"
+
+
+def _key(e: Cursor, occurrences: Counter) -> str:
+    if e["key"].present:
+        return e["key"].ident() or "?"
+    archetype = e["archetype"].value if isinstance(e["archetype"].value, str) else "plain"
+    occurrences[archetype] += 1
+    return f"{archetype}#{occurrences[archetype]}"
+
+
+def _line(e: Cursor, key: str, module: RulesModule | None, seed: int | None) -> Line | None:
+    count_dice = _count(e)
+    if e["name"].present:
+        e["name"].str(120)
+        if count_dice is None or count_dice.minimum != 1 or count_dice.maximum != 1:
+            e["name"].fail("a name is for a line of one character (remove count, or the name)")
+    text = {k: _text(e[k]) for k in ("years", "profession", "name")}
+    archetype = e["archetype"].ident() if e["archetype"].present else None
+    request = GenerationRequest(archetype=archetype, profession=text["profession"], years=text["years"],
+                                name=text["name"])
+    if module is not None and archetype is not None:
+        known = [a.id for a in engines.require(module.engine).archetypes(module.rules)]
+        if archetype not in known:
+            e["archetype"].fail(f"unknown archetype '{archetype}' (expected one of: {', '.join(sorted(known)) or 'none'})")
+            return None
+    if module is not None:
+        _request_problems(e, module, request)
+    if count_dice is None or seed is None:
+        return None
+    return Line(key, request, str(count_dice), roll_count(seed, key, count_dice), line_seed(seed, key))
+
+
+def _text(c: Cursor) -> str | None:
+    """A years, profession or name value as the request takes it (text; a number is its digits)."""
+    if not c.present:
+        return None
+    if isinstance(c.value, int) and not isinstance(c.value, bool):
+        return str(c.value)
+    return c.str(120)
+
+
+def _count(e: Cursor) -> dicemod.Dice | None:
+    c = e["count"]
+    if not c.present:
+        return dicemod.parse("1")
+    d = c.dice()
+    if d is not None and (d.minimum < 0 or d.maximum > MAX_LINE_COUNT):
+        c.fail(f"{d} can give {d.minimum} to {d.maximum} characters (expected 0 to {MAX_LINE_COUNT})")
+        return None
+    return d
+
+
+def _request_problems(e: Cursor, module: RulesModule, request: GenerationRequest) -> None:
+    """The engine's problems with the line's request, each at the key it names (``--years: ...`` at ``years``)."""
+    for problem in engines.require(module.engine).check_request(module.rules, request):
+        option, _, message = problem.partition(": ")
+        key = option.removeprefix("--")
+        if message and key in MEMBER_KEYS and e[key].present:
+            e[key].fail(message.replace("--", ""))
+        else:
+            e.fail(problem.replace("--", ""))
+
+
+def check_party(path: Path, rules_dirs: tuple[Path, ...] = ()) -> list[str]:
+    """Every problem of the party file at ``path`` (none: an empty list)."""
+    try:
+        read_party(path, (), rules_dirs)
+    except RulesError as e:
+        return list(e.problems)
+    except DiceError as e:
+        return [f"{path}: {e}"]
+    return []

@@ -1,0 +1,61 @@
+"""``chargen stats``: the spread of an archetype's key figures over many seeded characters.
+
+A rules author calibrates an archetype by its percentiles (hit points, attack,
+best weapon, key skills) instead of generating and reading NPCs by hand. The
+characters are the batch's own (``make_character(module, seed, i, request)``
+for i in 0..n-1), so the figures are reproducible with the seed. Each engine
+names its key figures (:attr:`chargen.engines.Engine.key_figures`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from chargen import engines
+from chargen.generate import GenerationRequest, make_character
+from chargen.rules import RulesModule
+
+PERCENTILES = (5, 25, 50, 75, 95)
+
+
+@dataclass(frozen=True, slots=True)
+class Spread:
+    label: str
+    n: int
+    low: int
+    high: int
+    mean: float
+    at: tuple[int, ...]  # the value at each of PERCENTILES
+
+
+def percentile(ordered: list[int], p: int) -> int:
+    """The nearest-rank percentile of a sorted list: the smallest value with at least p% at or below it."""
+    rank = max(1, -(-p * len(ordered) // 100))
+    return ordered[rank - 1]
+
+
+def spread(label: str, values: list[int]) -> Spread:
+    ordered = sorted(values)
+    return Spread(label, len(ordered), ordered[0], ordered[-1], sum(ordered) / len(ordered),
+                  tuple(percentile(ordered, p) for p in PERCENTILES))
+
+
+def sample(module: RulesModule, request: GenerationRequest, count: int, seed: int) -> list[Spread]:
+    """The key figures of characters 0..count-1 of ``seed``, each figure's spread, in first-seen order."""
+    figures = engines.require(module.engine).key_figures
+    values: dict[str, list[int]] = {}
+    for i in range(count):
+        for label, value in figures(make_character(module, seed, i, request)):
+            values.setdefault(label, []).append(value)
+    return [spread(label, v) for label, v in values.items()]
+
+
+def table(spreads: list[Spread]) -> str:
+    """The spreads as a fixed-width text table, one figure a line."""
+    head = ["figure", "n", "min", *(f"p{p}" for p in PERCENTILES), "max", "mean"]
+    rows = [[s.label, str(s.n), str(s.low), *map(str, s.at), str(s.high), f"{s.mean:.1f}"] for s in spreads]
+    width = max(len(r[0]) for r in [head, *rows])
+    lines = []
+    for r in [head, *rows]:
+        lines.append(r[0].ljust(width) + "".join(c.rjust(6) for c in r[1:]))
+    return "\n".join(lines) + "\n"
