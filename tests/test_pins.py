@@ -157,3 +157,24 @@ def test_d100_background_pin(d100):
     doc = make_character(d100, 42, 0, pinned(d100, "background=poor_noble"))
     assert doc["background"]["id"] == "poor_noble"
     assert make_character(d100, 42, 1) == make_character(d100, 42, 1, pinned(d100, "0:background=poor_noble"))
+
+
+def test_party_file_lines_take_pins(tmp_path):
+    party = tmp_path / "p.yaml"
+    party.write_text("name: Test\nsystem: d100\nseed: 5\nmembers:\n"
+                     "  - {archetype: bandit_chief, name: Red Ulf, set: {characteristics.str: 17}}\n"
+                     "  - {archetype: bandit, count: 2}\n")
+    plain = tmp_path / "plain.yaml"
+    plain.write_text(party.read_text().replace(", set: {characteristics.str: 17}", ""))
+    assert run("party", str(party), "-o", str(tmp_path / "a")).exit_code == 0
+    assert run("party", str(plain), "-o", str(tmp_path / "b")).exit_code == 0
+    a, b = sorted((tmp_path / "a").glob("0*.json")), sorted((tmp_path / "b").glob("0*.json"))
+    chief = json.loads(a[0].read_text())
+    assert chief["characteristics"]["str"] == 17 and chief["pins"] == {"characteristics.str": 17}
+    assert chief["rolls"] == json.loads(b[0].read_text())["rolls"]
+    assert [p.read_bytes() for p in a[1:]] == [p.read_bytes() for p in b[1:]]  # the other line: the same bytes
+    party.write_text(party.read_text().replace("characteristics.str: 17", "characteristics.str: 40, lvl: 3"))
+    r = run("rules", "check", str(party))
+    assert f"{party}:5: members[0].set.characteristics.str: characteristics.str=40: the rules give 3 to 18 " \
+           f"(3D6 in characteristics.yaml, or an archetype's dice)\n" in r.output
+    assert f"{party}:5: members[0].set.lvl: lvl: not a path that can be pinned (expected one of: identity.name, " in r.output
