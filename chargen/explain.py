@@ -45,11 +45,33 @@ def _rolls(doc: dict, path: str) -> list[dict]:
     return [r for r in doc.get("rolls", ()) if r.get("for") == path or str(r.get("for", "")).startswith(path + ".")]
 
 
-def _table_line(t) -> str:
+def _table_line(t, module=None) -> str:
     file, key, row, value = t[:4]
     where = f"{key}, row {row}" if row is not None else key
     looked_up = f" ({t[4]})" if len(t) > 4 else ""
-    return f"{file}: {where}{looked_up}: {paths.shown(value)}"
+    return f"{file}: {where}{looked_up}: {paths.shown(value)}{_overlay_note(module, t)}"
+
+
+def _entry(data: object, key: str, row) -> object:
+    node = paths.lookup(data, key)
+    if row is not None and isinstance(node, dict):
+        node = node.get(row, node.get(int(row)) if str(row).isdigit() else None)
+    return node
+
+
+def _overlay_note(module, t) -> str:
+    """`` (house rules NAME)`` when the entry's value is not the built-in module's: an overlay set it."""
+    if module is None or not module.overlays:
+        return ""
+    from chargen.rules import builtin_ids, load_builtin
+
+    if module.id not in builtin_ids():
+        return ""
+    stem = t[0].removesuffix(".yaml")
+    base = _entry(load_builtin(module.id).data.get(stem), t[1], t[2])
+    if base == _entry(module.data.get(stem), t[1], t[2]):
+        return ""
+    return f" (house rules {', '.join(o['name'] for o in module.overlays)})"
 
 
 def _source_line(s: dict) -> str:
@@ -64,12 +86,12 @@ def _input_path(doc: dict, name: str) -> str | None:
     return None
 
 
-def _step_lines(doc: dict, d: Derivation, pins: dict, derived: frozenset = frozenset()) -> list[str]:
+def _step_lines(doc: dict, d: Derivation, pins: dict, derived: frozenset = frozenset(), module=None) -> list[str]:
     if d.rule.startswith("input:"):
         return []
     out = [f"{INDENT}{d.path}: {paths.shown(d.value)}, {d.rule}"]
     for t in d.tables:
-        out.append(f"{INDENT * 2}{_table_line(t)}")
+        out.append(f"{INDENT * 2}{_table_line(t, module)}")
     for name, value in d.inputs.items():
         p = _input_path(doc, name)
         how = ""
@@ -83,7 +105,7 @@ def _step_lines(doc: dict, d: Derivation, pins: dict, derived: frozenset = froze
     return out
 
 
-def explain(doc: dict, rules: object, path: str) -> list[str]:
+def explain(doc: dict, rules: object, path: str, module=None) -> list[str]:
     """The lines that explain ``path`` of ``doc`` (an error when the character has no such value)."""
     node = paths.lookup(doc, path)
     trail = _trail(doc, rules)
@@ -92,11 +114,11 @@ def explain(doc: dict, rules: object, path: str) -> list[str]:
         if step is None:
             raise CharacterError(f"{path[:80]}: no such value in this character (e.g. {', '.join(_examples(doc))})")
         node = step.value
-    return _explain(doc, path, node, trail, edits.disagreements(doc, rules))
+    return _explain(doc, path, node, trail, edits.disagreements(doc, rules), module=module)
 
 
 def _explain(doc: dict, path: str, node: object, trail: list[Derivation], problems: list,
-             derived: frozenset | None = None) -> list[str]:
+             derived: frozenset | None = None, module=None) -> list[str]:
     if derived is None:
         derived = frozenset(x.path for x in trail if not x.rule.startswith("input:"))
     pins = dict(doc.get("pins") or {})
@@ -115,7 +137,7 @@ def _explain(doc: dict, path: str, node: object, trail: list[Derivation], proble
                    + ", ".join(_source_line(s) for s in node["sources"] if isinstance(s, dict)))
     for d in trail:
         if d.path == path or d.path.startswith(path + "."):
-            out += _step_lines(doc, d, pins, derived)
+            out += _step_lines(doc, d, pins, derived, module)
     if len(out) == 1:
         out.append(f"{INDENT}as stored (nothing rolled or derived for it; a choice of the rules or a hand edit)")
     return out
@@ -133,7 +155,7 @@ def _examples(doc: dict) -> list[str]:
     return [p for p, _ in paths.leaves({k: v for k, v in doc.items() if k not in edits.ENVELOPE})][:6]
 
 
-def explain_all(doc: dict, rules: object) -> list[str]:
+def explain_all(doc: dict, rules: object, module=None) -> list[str]:
     """Every value with a roll, a pin or a derivation, inputs first, a blank line between."""
     trail = _trail(doc, rules)
     problems = edits.disagreements(doc, rules)
@@ -146,5 +168,5 @@ def explain_all(doc: dict, rules: object) -> list[str]:
         if out:
             out.append("")
         out += _explain(doc, p, node, [d for d in trail if d.path == p], problems,
-                        frozenset(x.path for x in trail if not x.rule.startswith("input:")))
+                        frozenset(x.path for x in trail if not x.rule.startswith("input:")), module)
     return out

@@ -251,3 +251,16 @@ def test_every_problem_of_an_added_entry_at_once(tmp_path, d100, rtd):
     path, _ = edited(tmp_path, rtd, 42, 0, lambda d: d["skills"].append({"id": "climbing"}))
     r = run("check", str(path))
     assert r.output == f"Error: {path}: skills[2].xp: missing (a whole number: the rules cannot give it)\n"
+
+
+def test_explain_names_the_house_rules_an_entry_came_from(tmp_path):
+    grim = str(Path(__file__).parent.parent / "examples" / "house-rules" / "grim-north.yaml")
+    assert run("generate", "--seed", "42", "--count", "2", "--rules", grim, "-o", str(tmp_path / "g")).exit_code == 0
+    path = str(sorted((tmp_path / "g").glob("0001-*.json"))[0])
+    out = run("explain", path, "combat.damage_modifier", "--rules", grim).stdout
+    assert "    combat.yaml: damage_modifier.bands, row 11-14 (average 13): 0 (house rules Grim north)\n" in out
+    out = run("explain", path, "combat.damage_modifier_thrown", "--rules", grim).stdout
+    assert "house rules" not in out  # that row is the built-in module's
+    assert run("check", path, "--rules", grim).exit_code == 0
+    r = run("check", path)
+    assert r.exit_code == 1 and "give the same --rules/--rules-dir it was made with" in r.output

@@ -79,6 +79,7 @@ def explain_cmd(file: Path, path: str | None, everything: bool, overlays: tuple[
     if (path is None) == (not everything):
         raise click.UsageError("give a PATH or --all")
     doc = saved.read_character(file)
-    rules = edits.rules_of(doc, _modules([doc], overlays, rules_dirs))
-    lines = explain.explain_all(doc, rules) if everything else explain.explain(doc, rules, path)
+    modules = _modules([doc], overlays, rules_dirs)
+    rules, module = edits.rules_of(doc, modules), edits.module_of(doc, modules)
+    lines = explain.explain_all(doc, rules, module) if everything else explain.explain(doc, rules, path, module)
     click.echo("\n".join(printable(line) for line in lines))
