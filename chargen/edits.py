@@ -53,12 +53,13 @@ def rules_of(doc: dict, modules: Iterable = ()) -> object:
         raise CharacterError(str(e).replace("sheet of", "character", 1)) from None
 
 
-def recompute(doc: dict, rules: object) -> tuple[dict, Trail] | None:
-    """The document's body derived again from its inputs, and the trail; None when its engine cannot."""
+def recompute(doc: dict, rules: object, record: bool = True) -> tuple[dict, Trail] | None:
+    """The document's body derived again from its inputs, and the trail (``record``: with every
+    step, for explain and check's lines); None when its engine cannot."""
     engine = engines.require(doc["system"]["engine"])
     if engine.recompute is None:
         return None
-    trail = Trail()
+    trail = Trail(record)
     return engine.recompute(rules, doc, trail), trail
 
 
@@ -105,10 +106,17 @@ def edited_inputs(doc: dict) -> dict[str, object]:
 
 def disagreements(doc: dict, rules: object) -> list[Disagreement]:
     """Every stored value of the body the rules, applied to the document's inputs, disagree with."""
-    done = recompute(doc, rules)
-    if done is None:
+    quick = recompute(doc, rules, record=False)
+    if quick is None or _same(doc, quick[0]):
         return []
-    body, trail = done
+    return _compare(doc, *recompute(doc, rules))
+
+
+def _same(doc: dict, body: dict) -> bool:
+    return all(doc.get(k) == v for k, v in body.items() if k not in ENVELOPE)  # at C speed
+
+
+def _compare(doc: dict, body: dict, trail: Trail) -> list[Disagreement]:
     stored_steps, changed = _stored_steps(doc), edited_inputs(doc)
     out = []
     fresh = dict(paths.leaves({k: v for k, v in body.items() if k not in ENVELOPE}))
@@ -124,10 +132,11 @@ def disagreements(doc: dict, rules: object) -> list[Disagreement]:
 def recomputed(doc: dict, rules: object) -> dict:
     """The document as a sheet draws it: derived values recomputed from its inputs, values edited
     by hand kept and listed in ``edits`` (path: what the rules give)."""
-    problems = disagreements(doc, rules)
+    quick = recompute(doc, rules, record=False)
+    if quick is None or (_same(doc, quick[0]) and not edited_inputs(doc)):
+        return doc  # nothing edited: drawn as stored
     done = recompute(doc, rules)
-    if done is None or (not problems and not edited_inputs(doc)):
-        return doc
+    problems = _compare(doc, *done)
     out = copy.deepcopy(doc)
     for key, value in done[0].items():
         if key not in ENVELOPE:

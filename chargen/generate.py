@@ -91,14 +91,16 @@ class Derivation:
 class Trail:
     """The derivation trail of one character: each derived value, the rule that made it, its inputs."""
 
-    def __init__(self) -> None:
+    def __init__(self, record: bool = True) -> None:
         self.steps: list[Derivation] = []
+        self.record = record  # False: values only (a recompute that checks, not explains); steps not kept
 
     def derive(self, path: str, value: object, rule: str, tables: tuple = (), **inputs) -> object:
         """Record ``value`` at ``path`` and return it (so a step can record as it computes);
         ``tables``: the (file, key, row, value) of each rules entry the value was read from
         (``row`` the band of a banded table, None for a single value)."""
-        self.steps.append(Derivation(path, value, rule, inputs, tuple(tables)))
+        if self.record:
+            self.steps.append(Derivation(path, value, rule, inputs, tuple(tables)))
         return value
 
     def to_document(self) -> list[dict]:

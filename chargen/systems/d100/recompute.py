@@ -19,7 +19,8 @@ from chargen.systems.d100.generate import (
 from chargen.systems.d100.rules import ABILITY, D100Rules, RowSum
 
 OWN = ("base", "category")
-SECTION = {"shield": "shields"}  # weapons.yaml's section of a weapon kind (else the kind itself)  # the sources recomputed from the rules; the rest (experience, edits) are kept
+SECTION = {"shield": "shields"}
+NOT_BODY = ("schema", "system", "seed", "pins", "require", "trail", "edits", "rolls", "reproduce")  # the envelope  # weapons.yaml's section of a weapon kind (else the kind itself)  # the sources recomputed from the rules; the rest (experience, edits) are kept
 
 
 def band_refs(file: str, key: str, table, x: int, shown=lambda v: v, what: str = "") -> list[tuple]:
@@ -46,6 +47,8 @@ def _dice_text(v) -> str:
 
 
 def trace_combat(rules: D100Rules, chars: dict[str, int], combat: dict, trail) -> None:
+    if not trail.record:
+        return
     for ab in rules.abilities:
         trail.derive(f"combat.{ab.id}", combat[ab.id], f"{ab.label}: the sum of the modifier rows of "
                      f"{', '.join(c for c, _ in ab.terms)}", sum_refs(ab, chars), **{c: chars[c] for c, _ in ab.terms})
@@ -78,6 +81,11 @@ def skill_entry(rules: D100Rules, stored: dict, chars: dict[str, int], categorie
     gained = sum(s["value"] for s in extra)
     sources = [{"source": "base", "value": base}, {"source": "category", "id": sk.category, "value": modifier}] + extra
     cat = next(c for c in rules.categories if c.id == sk.category)
+    out = dict(stored)
+    out.update(base=base, modifier=modifier, value=base + modifier + gained,
+               trained=base > 0 or gained >= 5, sources=sources)
+    if not trail.record:
+        return out
     yaml_base = sk.base if sk.base_char is None else {"characteristic": sk.base_char, "times": sk.base_times}
     refs = [("skills.yaml", f"skills.{sk.id}.base", None, yaml_base),
             ("skills.yaml", f"categories.{cat.id}.sum", None, dict(zip((c for c, _ in cat.terms), cat.row_ids)))]
@@ -86,9 +94,6 @@ def skill_entry(rules: D100Rules, stored: dict, chars: dict[str, int], categorie
     trail.derive(f"skills.{sk.id}.value", base + modifier + gained,
                  f"base ({how}) plus the {cat.label} category modifier" + (" plus its sources" if extra else ""),
                  refs, **{c: chars[c] for c in dict.fromkeys([*(c for c, _ in cat.terms), *([sk.base_char] if sk.base_char else [])])})
-    out = dict(stored)
-    out.update(base=base, modifier=modifier, value=base + modifier + gained,
-               trained=base > 0 or gained >= 5, sources=sources)
     return out
 
 
@@ -146,9 +151,10 @@ def recompute(rules: D100Rules, doc: dict, trail) -> dict:
     for cat in rules.categories:
         categories[cat.id] = trail.derive(f"skill_categories.{cat.id}", cat.value(chars),
                                           f"{cat.label}: the sum of the modifier rows of "
-                                          f"{', '.join(c for c, _ in cat.terms)}", sum_refs(cat, chars),
+                                          f"{', '.join(c for c, _ in cat.terms)}", sum_refs(cat, chars) if trail.record else (),
                                           **{c: chars[c] for c, _ in cat.terms})
-    body = {k: copy.deepcopy(v) for k, v in doc.items()}
+    derived = ("combat", "hit_locations", "skill_categories", "experience_modifier", "skills", "weapons", "armour")
+    body = {k: None if k in derived else copy.deepcopy(v) for k, v in doc.items() if k not in NOT_BODY}
     body.update(
         combat=combat, hit_locations=locations, skill_categories=categories,
         experience_modifier=experience_modifier(rules, chars),

@@ -102,7 +102,7 @@ def recompute(rules: RtdRules, doc: dict, trail) -> dict:
     """The body from a saved character's inputs, and on the trail also each stat's chance of passing
     each roll-off difficulty (what its sheet shows: ``stats.<id>.roll_off.<tier>``)."""
     body = derive(rules, inputs_of(doc), trail)
-    for s in body["stats"]:
+    for s in body["stats"] if trail.record else ():
         for t in rules.tiers:
             trace_roll_off(s, t, trail)
     return body
