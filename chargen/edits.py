@@ -71,8 +71,10 @@ def _sources_edited(doc: dict, path: str) -> bool | None:
     """For ``<record>.value`` (or attack) of a record with ``sources``: whether it differs from their sum."""
     record_path, _, leaf = path.rpartition(".")
     record = paths.lookup(doc, record_path)
-    if not isinstance(record, dict) or not isinstance(record.get("sources"), list) or leaf not in ("value", "attack"):
+    if not isinstance(record, dict) or not isinstance(record.get("sources"), list) or leaf not in ("value", "attack", "parry"):
         return None
+    if leaf == "parry" and record.get("kind") != "shield" or leaf == "attack" and record.get("kind") == "shield":
+        return None  # (a weapon's sources sum to its attack, a shield's to its parry)
     return record.get(leaf) != sum(s.get("value", 0) for s in record["sources"] if isinstance(s, dict))
 
 

@@ -30,11 +30,15 @@ def edited(tmp_path, module, seed, index, change):
 
 
 def test_unedited_characters_agree_with_their_rules(d100, kotm, rtd):
+    from chargen.generate import GenerationRequest
+
     for module in (d100, kotm, rtd):
-        for i in range(25):
-            doc = make_character(module, 11, i)
-            assert edits.disagreements(doc, module.rules) == []
-            assert as_drawn(doc) is doc  # drawn as stored: the same sheet bytes as before
+        requests = [GenerationRequest()] + [GenerationRequest(archetype=a) for a in module.rules.archetypes]
+        for i in range(12):
+            for request in requests:  # every archetype too (d100: professions and years, shields' parry)
+                doc = make_character(module, 11, i, request)
+                assert edits.disagreements(doc, module.rules) == []
+                assert as_drawn(doc) is doc  # drawn as stored: the same sheet bytes as before
 
 
 def test_d100_strength_9_to_18_changes_attack_and_damage_modifier(tmp_path, d100):

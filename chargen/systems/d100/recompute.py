@@ -107,12 +107,14 @@ def weapon_entry(rules: D100Rules, bg, stored: dict, chars: dict[str, int], comb
     extra = [s for s in old if s.get("source") not in OWN]
     has_cat = any(s.get("source") == "category" for s in old)
     base = old[0]["value"]
+    own = ABILITY["parry" if w.kind == "shield" else "attack"]  # a shield's sources sum to its parry
     sources = [{"source": "base", "value": base}]
     if has_cat:
-        sources.append({"source": "category", "id": ABILITY["attack"], "value": combat[ABILITY["attack"]]})
+        sources.append({"source": "category", "id": own, "value": combat[own]})
     sources += extra
-    attack = sum(s["value"] for s in sources)
-    parry = attack - (combat[ABILITY["attack"]] - combat[ABILITY["parry"]] if has_cat else 0)
+    value = sum(s["value"] for s in sources)
+    attack = value
+    parry = value if w.kind == "shield" else value - (combat[ABILITY["attack"]] - combat[ABILITY["parry"]] if has_cat else 0)
     out = dict(stored)
     out.update({k: v for k, v in fresh.items() if k not in ("id", "label", "base", "attack", "parry", "sources")})
     out.update(base=base, attack=attack if w.kind != "shield" else None,
