@@ -157,8 +157,8 @@ def _party(c: Cursor, module: RulesModule | None, file: str, digest: str, proble
         return None
     lines = _lines(entries, module, seed)
     total = sum(line.count for line in lines if line)
-    if total > MAX_COUNT:
-        c["members"].fail(f"the counts come to {total:,} characters (at most {MAX_COUNT:,})")
+    if total > MAX_COUNT or (entries and all(lines) and total == 0):
+        c["members"].fail(f"the counts come to {total:,} characters (expected 1 to {MAX_COUNT:,})")
     if name and module is not None and any(f in ("html", "pdf") for f in formats):
         _check_name(c["name"], name)
     if problems.items or module is None:

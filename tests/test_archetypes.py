@@ -234,3 +234,12 @@ def test_any_archetype_any_seed_fits_schema_and_ranges(pick, seed, index):
     doc = make_character(module, seed, index, GenerationRequest(archetype=archetype))
     validate(doc, rules=module.rules)
     check_ranges(system, archetype, doc, module.rules)
+
+
+def test_archetypes_with_rules_needs_a_system(tmp_path):
+    path = tmp_path / "house.yaml"
+    path.write_text(ARCHETYPE_OVERLAY)
+    r = run("archetypes", "--rules", str(path))
+    assert r.exit_code == 2 and "Error: --rules needs --system: the module whose archetypes the overlays change" in r.stderr
+    r = run("archetypes", "--system", "d100", "--rules", str(path))
+    assert r.exit_code == 0 and r.stdout.splitlines()[-1].split()[:2] == ["d100", "pit_fighter"]

@@ -164,6 +164,8 @@ def test_every_problem_of_a_bad_party_file(tmp_path):
      ["party.yaml:2: system: unknown system 'd200' (expected one of: d100, kotm, rtd)",
       "party.yaml:3: seed: -1 is out of range (expected 0 to 18446744073709551615)",
       "party.yaml:4: members: expected at least 1 item, got 0"]),
+    ("name: X\nsystem: d100\nseed: 1\nmembers:\n  - {archetype: bandit, count: 0}\n",
+     ["party.yaml:5: members: the counts come to 0 characters (expected 1 to 100,000)"]),
     ("name: X\nsystem: kotm\nseed: 1\nmembers:\n  - {archetype: champion, years: 3}\n",
      ["party.yaml:5: members[0]: profession and years are d100 previous experience (a KoTM archetype sets the profession)"]),
     ("name: X\nsystem: d100\nseed: 1\nmembers:\n  - {archetype: bandit, profession: knight, years: 2}\n",
@@ -204,3 +206,16 @@ def test_the_bandit_ambush_example_and_its_roster(tmp_path):
                            capture_output=True, text=True, check=True).stdout
     groups = [line.strip() for line in cover.splitlines() if line.strip() in ("Bandit chief", "Bandit", "Hedge archer")]
     assert groups == ["Bandit chief", "Bandit", "Hedge archer"]
+
+
+def test_a_party_with_house_rules(tmp_path):
+    overlay = write(tmp_path, "overlay: d100\nname: pits\nchanges:\n  archetypes:\n    add:\n      archetypes:\n"
+                    "        - {id: pit_fighter, label: Pit fighter, source: default, background: townsfolk,\n"
+                    "           profession: soldier, years: 3}\n", "house.yaml")
+    path = write(tmp_path, HEAD + "members:\n  - {archetype: pit_fighter, count: 2}\n")
+    r = run("party", path, "-o", tmp_path / "out")
+    assert r.exit_code == 1 and "unknown archetype 'pit_fighter'" in r.stderr
+    r = run("party", path, "-o", tmp_path / "out", "--rules", overlay)
+    assert r.exit_code == 0, r.output
+    manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
+    assert [o["name"] for o in manifest["system"]["overlays"]] == ["pits"] and len(manifest["characters"]) == 2

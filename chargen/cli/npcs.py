@@ -25,13 +25,16 @@ def archetypes_cmd(system_id: str | None, overlays: tuple[Path, ...], rules_dirs
     Examples:
         chargen archetypes --system d100
         chargen archetypes
+        chargen archetypes --rules-dir examples/house-rules/modules
     """
     from chargen import engines
     from chargen.rules import load_module, module_ids
 
+    if overlays and not system_id:
+        raise click.UsageError("--rules needs --system: the module whose archetypes the overlays change")
     ids = [system_id] if system_id else module_ids(rules_dirs)
     for sid in ids:
-        module = load_module(sid, overlays if system_id else (), rules_dirs)
+        module = load_module(sid, overlays, rules_dirs)
         for a in engines.require(module.engine).archetypes(module.rules):
             click.echo(printable(f"{module.id:<5} {a.id:<18} {a.label:<20} {a.varies}"))
 
