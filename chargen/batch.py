@@ -129,6 +129,10 @@ def identity(module: RulesModule, batch_seed: int, indices: range, formats: tupl
             ident["pdf_variant"] = sheets.pdf_variant
     elif any(f.batch_file for f in formats):  # a batch file may carry the party's name (meg's party_name)
         ident.update(party_name=title or batch_title(None))
+    if request is not None and request.pins:
+        ident["pins"] = [list(p) for p in request.pins]
+    if request is not None and request.requires:
+        ident["requires"] = [str(r) for r in request.requires]
     return ident
 
 
@@ -225,7 +229,8 @@ def write_batch(module: RulesModule, batch_seed: int, indices: range, folder: Pa
     manifest are the same bytes as with one process. The folder is locked for the
     call (:func:`chargen.output.lock_folder`): a second batch into it fails at once.
     ``request`` is what every character is asked for (an archetype); ``members`` makes
-    each index from its own slot instead (a party file: :mod:`chargen.party`).
+    each index from its own slot instead (a party file: :mod:`chargen.party`); its pins and
+    constraints are recorded in the manifest.
     """
     job = _Job(module, batch_seed, folder, _formats(formats, writers), batch_title(sheets), request, members)
     for fmt in job.formats:

@@ -111,6 +111,11 @@ class Engine:
     archetypes: Callable = lambda rules: ()  # rules -> its archetypes (objects with id, label, varies)
     check_request: Callable = lambda rules, request: []  # (rules, request) -> problems (one line each)
     key_figures: Callable = lambda doc: ()  # doc -> [(label, int)]: what `chargen stats` summarises
+    pins: Callable = lambda rules: {}  # rules -> {path: chargen.pins.PinTarget}: what --set may pin
+    # (rules, doc, trail) -> body: the derived values recomputed from the document's inputs
+    # (rolls, choices, pins, hand edits), each recorded on the trail; None: the engine cannot
+    recompute: Callable | None = None
+    fill: Callable | None = None  # (rules, doc) -> problems: entries given by id completed (chargen.fill)
 
 
 def read_schema(package: str, name: str = "schema.json") -> dict:

@@ -11,13 +11,14 @@ and any overlays) and the seeds. Character *i* depends only on the batch seed,
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from chargen import engines
-from chargen.dice import Roller
+from chargen.dice import Roller, new_rng
 from chargen.rules import RulesModule
-from chargen.seeds import batch_rank, character_rng, character_seed, identity_rng, unique_name
+from chargen.seeds import attempt_seed, batch_rank, character_rng, character_seed, identity_rng, unique_name
 
 SCHEMA_VERSION = "chargen-character/1"
 
@@ -32,12 +33,38 @@ class GenerationRequest:
     the archetype's; ``name`` gives the character a fixed name (a party file's
     ``name:``). Each engine interprets the request inside its own package and
     checks it first (:attr:`chargen.engines.Engine.check_request`).
+    ``pins``: (path, value) pairs checked by :func:`chargen.pins.resolve` (``--set``);
+    an engine rolls as without them and then takes the pinned value (:meth:`pin`).
+    ``requires``: :class:`chargen.require.Requirement` s a character must meet (``--require``),
+    met by :func:`make_character` trying the attempts of :func:`chargen.seeds.attempt_seed`.
     """
 
     archetype: str | None = None
     profession: str | None = None
     years: str | None = None
     name: str | None = None
+
+    pins: tuple[tuple, ...] = ()  # (path, value): every character; (index, path, value): that one only
+    requires: tuple = ()
+
+    def for_index(self, index: int) -> GenerationRequest:
+        """The request as character ``index`` is made with: its own pins over the batch's."""
+        if all(len(p) == 2 for p in self.pins):
+            return self
+        merged = {p[0]: p[1] for p in self.pins if len(p) == 2}
+        merged.update({p[1]: p[2] for p in self.pins if len(p) == 3 and p[0] == index})
+        return replace(self, pins=tuple(merged.items()))
+
+    def pin(self, path: str, rolled: object) -> object:
+        """The pinned value of ``path``, or ``rolled`` (which the caller rolled first, pin or not)."""
+        for p, value in self.pins:
+            if p == path:
+                return value
+        return rolled
+
+    def pinned(self, prefix: str) -> dict[str, object]:
+        """The pins under ``prefix.`` by the rest of their path (``stats.`` -> {"str": 14})."""
+        return {p[len(prefix):]: v for p, v in self.pins if p.startswith(prefix)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,21 +75,38 @@ class Derivation:
     value: object
     rule: str
     inputs: Mapping = field(default_factory=dict)
+    tables: tuple = ()  # the rules entries read: (rules file, key, row or None, value[, what was looked up]) each
 
     def to_dict(self) -> dict:
-        return {"path": self.path, "value": self.value, "rule": self.rule, "inputs": dict(self.inputs)}
+        out = {"path": self.path, "value": copy.deepcopy(self.value), "rule": self.rule}
+        if self.inputs:
+            out["inputs"] = copy.deepcopy(dict(self.inputs))
+        if self.tables:
+            out["tables"] = [list(t) for t in self.tables]
+        return out
+
+
 
 
 class Trail:
     """The derivation trail of one character: each derived value, the rule that made it, its inputs."""
 
-    def __init__(self) -> None:
+    def __init__(self, record: bool = True) -> None:
         self.steps: list[Derivation] = []
+        self.record = record  # False: values only (a recompute that checks, not explains); steps not kept
 
-    def derive(self, path: str, value: object, rule: str, **inputs) -> object:
-        """Record ``value`` at ``path`` and return it (so a step can record as it computes)."""
-        self.steps.append(Derivation(path, value, rule, inputs))
+    def derive(self, path: str, value: object, rule: str, tables: tuple = (), **inputs) -> object:
+        """Record ``value`` at ``path`` and return it (so a step can record as it computes);
+        ``tables``: the (file, key, row, value) of each rules entry the value was read from
+        (``row`` the band of a banded table, None for a single value)."""
+        if self.record:
+            self.steps.append(Derivation(path, value, rule, inputs, tuple(tables)))
         return value
+
+    def to_document(self) -> list[dict]:
+        """The trail as the character document stores it (``trail``: one step a line; its shape is
+        ``$defs/trail_step`` of the character schema, version 1 with the document)."""
+        return [d.to_dict() for d in self.steps]
 
     def explain(self, path: str) -> Derivation | None:
         """The last derivation recorded for ``path``, or None."""
@@ -88,13 +132,15 @@ class NameService:
         self.engine, self.rules, self.batch_seed, self.index = engine, rules, batch_seed, index
         self.group = dict(group)
         self.request = request or GenerationRequest()
+        # what the groups of earlier indices depend on: the request without pins and constraints
+        self.groups_by = replace(self.request, pins=(), requires=())
 
     def unique(self, given: tuple[str, ...], bynames: tuple[str, ...], fmt: str) -> str:
         if self.request.name:
             return self.request.name
         scheme = self.engine.names
         rank = batch_rank(self.rules, self.batch_seed, self.index,
-                          _group_of(scheme, self.rules, self.batch_seed, self.request), variant=self.request)
+                          _group_of(scheme, self.rules, self.batch_seed, self.request), variant=self.groups_by)
         key = ":".join([scheme.key, str(self.batch_seed), *self.group.values()])
         return unique_name(key, rank, given, bynames, fmt)
 
@@ -134,18 +180,23 @@ class GenerationContext:
 
 
 def begin(module: RulesModule, batch_seed: int, index: int,
-          request: GenerationRequest | None = None) -> GenerationContext:
-    """The context of character ``index``: its roller, with the name group drawn first."""
+          request: GenerationRequest | None = None, attempt: int = 0) -> GenerationContext:
+    """The context of character ``index``: its roller, with the name group drawn first.
+
+    ``attempt`` > 0 (a ``--require`` reroll) rolls on :func:`chargen.seeds.attempt_seed`'s
+    generator, the name group still drawn as for attempt 0 (so names stay unique in the batch).
+    """
     engine = engines.require(module.engine)
     scheme = engine.names
     request = request or GenerationRequest()
-    roller = Roller(character_rng(batch_seed, index))
-    if scheme.separate:
+    roller = Roller(new_rng(attempt_seed(batch_seed, index, attempt)))
+    if scheme.separate or attempt:
         drawer = Roller(_identity_rng(scheme, batch_seed, index))
         group = draw_group(scheme, module.rules, drawer, request)
         roller.log.extend(drawer.log)
     else:
         group = draw_group(scheme, module.rules, roller, request)
+    group = {k: request.pin(k, v) for k, v in group.items()}  # a pinned background replaces its roll
     names = NameService(engine, module.rules, batch_seed, index, group, request)
     return GenerationContext(roller, names, Trail(), batch_seed, index)
 
@@ -157,10 +208,25 @@ def make_character(module: RulesModule, batch_seed: int, index: int,
 
 def make_character_traced(module: RulesModule, batch_seed: int, index: int,
                           request: GenerationRequest | None = None) -> tuple[dict, Trail]:
-    """The character document and the derivation trail of its derived values."""
-    request = request or GenerationRequest()
-    ctx = begin(module, batch_seed, index, request)
-    body = engines.require(module.engine).generate(module.rules, request, ctx)
+    """The character document and the derivation trail of its derived values (with
+    ``request.requires``, the first attempt that meets them: :func:`chargen.require.search`)."""
+    request = (request or GenerationRequest()).for_index(index)
+    if request.requires:
+        from chargen.require import search
+
+        return search(module, batch_seed, index, request)
+    return make_attempt(module, batch_seed, index, request, 0)
+
+
+def make_attempt(module: RulesModule, batch_seed: int, index: int, request: GenerationRequest,
+                 attempt: int) -> tuple[dict, Trail]:
+    """Attempt ``attempt`` of character ``index`` (0: the character as the seed gives it)."""
+    ctx = begin(module, batch_seed, index, request, attempt)
+    engine = engines.require(module.engine)
+    body = engine.generate(module.rules, request, ctx)
+    if "identity.name" in dict(request.pins):
+        body["identity"]["name"] = request.pin("identity.name", body["identity"]["name"])
+    trace_inputs(engine.pins(module.rules), body, dict(request.pins), ctx.trail)
     doc = {
         "schema": SCHEMA_VERSION,
         "system": {
@@ -178,8 +244,25 @@ def make_character_traced(module: RulesModule, batch_seed: int, index: int,
         },
     }
     doc.update(body)
+    if request.pins:
+        doc["pins"] = dict(request.pins)
+    if request.requires:
+        doc["require"] = {"expressions": [str(r) for r in request.requires], "attempt": attempt}
+    if ctx.trail.steps:
+        doc["trail"] = ctx.trail.to_document()
     doc["rolls"] = [r.to_dict() for r in ctx.roller.log]
     return doc, ctx.trail
+
+
+def trace_inputs(targets: Mapping, body: dict, pins: dict, trail: Trail) -> None:
+    """A trail step for each input ``--set`` could pin, with its value as made: what tells a hand
+    edit of an input (``chargen check``, the sheet's small print) from the value as rolled."""
+    from chargen.paths import input_value, lookup
+
+    for path in targets:
+        value = input_value(lookup(body, path))
+        if value is not None:
+            trail.derive(path, value, "input: pinned with --set" if path in pins else "input: as rolled")
 
 
 def characters(module: RulesModule, batch_seed: int, indices: range,

@@ -168,13 +168,14 @@ def plan_resume(folder: Path, **given) -> dict:
         "cards_per_page": old.get("cards_per_page"),
         "pdf_variant": old.get("pdf_variant"),
     }
+    pinned = {"pins": old.get("pins", []), "requires": old.get("requires", [])}
     diffs = [f"{_OPTION[k]}: {_show(v)} in the manifest, {_show(given[k])} now"
              for k, v in taken.items() if v is not None and given.get(k) is not None and given[k] != v]
     if diffs:
         raise OutputError(f"cannot resume: '{folder}' holds a different batch ({'; '.join(diffs)})")
     request = old.get("request") if isinstance(old.get("request"), dict) else {}
     return {**taken, "complete": old["complete"],
-            "request": {k: v for k, v in request.items() if isinstance(v, str)}}
+            "request": {k: v for k, v in request.items() if isinstance(v, str)}, **pinned}
 
 
 _OPTION = {"system_id": "--system", "seed": "--seed", "start": "--index", "count": "--count", "formats": "--format",

@@ -50,7 +50,7 @@ from chargen.seeds import MAX_COUNT, MAX_SEED
 
 PARTY_KEYS = ("name", "system", "seed", "members")
 OPTIONAL_KEYS = ("formats", "layout", "cards_per_page")
-MEMBER_KEYS = ("archetype", "count", "name", "years", "profession", "key")
+MEMBER_KEYS = ("archetype", "count", "name", "years", "profession", "key", "set")
 MAX_LINES = 500
 MAX_LINE_COUNT = 1000
 
@@ -246,9 +246,32 @@ def _line(e: Cursor, key: str, module: RulesModule | None, seed: int | None) -> 
             return None
     if module is not None:
         _request_problems(e, module, request)
+        request = _pinned(e, module, request)
     if count_dice is None or seed is None:
         return None
     return Line(key, request, str(count_dice), roll_count(seed, key, count_dice), line_seed(seed, key))
+
+
+def _pinned(e: Cursor, module: RulesModule, request: GenerationRequest) -> GenerationRequest:
+    """A line's ``set: {path: value}``: pins, as ``--set`` gives them, for every character of the line."""
+    from dataclasses import replace
+
+    from chargen.pins import PinError, resolve
+
+    c = e["set"]
+    if not c.present:
+        return request
+    if not isinstance(c.value, dict):
+        c.fail("expected a mapping of paths to values, as --set PATH=VALUE gives them (e.g. {characteristics.str: 16})")
+        return request
+    targets = engines.require(module.engine).pins(module.rules)
+    pins = []
+    for path, vc in c.items():
+        try:
+            pins += resolve(targets, [f"{path}={vc.value}"])
+        except PinError as err:
+            vc.fail(str(err).replace("--set ", "", 1).replace("; add --force to pin it anyway", ""))
+    return replace(request, pins=tuple(pins))
 
 
 def _text(c: Cursor) -> str | None:

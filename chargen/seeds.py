@@ -41,6 +41,20 @@ def character_rng(batch_seed: int, index: int) -> Rng:
     return new_rng(character_seed(batch_seed, index))
 
 
+MAX_ATTEMPTS = 10_000  # tries a --require may take per character
+ATTEMPT_DERIVATION = "attempt 0: the character seed; attempt n >= 1: sha256(b'chargen/1/attempt:<batch>:<index>:<n>')[:8], big-endian"
+
+
+def attempt_seed(batch_seed: int, index: int, attempt: int) -> int:
+    """The seed of attempt ``attempt`` at character ``index`` (``--require`` rerolls): attempt 0
+    is the character seed; attempt n is ``sha256(b"chargen/1/attempt:<batch>:<index>:<n>")[:8]``.
+    The identity rolls (what a name depends on) are not rerolled: they stay the index's."""
+    if attempt == 0:
+        return character_seed(batch_seed, index)
+    digest = hashlib.sha256(f"chargen/1/attempt:{batch_seed}:{index}:{attempt}".encode("ascii")).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
 class HashRng:
     """A small generator for the identity rolls: SHA-256 in counter mode.
 

@@ -179,14 +179,38 @@ def validate(doc: object, name: str = "character", rules: object = None) -> None
     system = doc.get("system") if isinstance(doc, dict) else None
     engine_id = system.get("engine") if isinstance(system, dict) else None
     engine = engines.get(engine_id) if isinstance(engine_id, str) else None
-    errors = sorted(_validator(engine, rules).iter_errors(doc), key=lambda e: list(map(str, e.absolute_path)))
+    errors = schema_problems(doc, engine, rules)
     if errors:
-        e = errors[0]
-        path = ".".join(str(p) for p in e.absolute_path) or "(top level)"
-        raise CharacterError(f"{name}: {path}: {e.message}")
+        raise CharacterError(f"{name}: {one_line(errors)}")
     problems = engine.check_document(doc, rules) if engine is not None and rules is not None else []
     if problems:
         raise CharacterError(f"{name}: {problems[0]}")
+
+
+def schema_problems(doc: object, engine, rules: object = None, skip: tuple[str, ...] = ()) -> list[str]:
+    """Every schema violation as ``path: message`` (``path`` dotted, list items by position),
+    but those under a path of ``skip`` (entries already reported)."""
+    out = []
+    for e in sorted(_validator(engine, rules).iter_errors(doc), key=lambda e: list(map(str, e.absolute_path))):
+        path = ".".join(str(p) for p in e.absolute_path) or "(top level)"
+        if not any(path == s or path.startswith(s + ".") for s in skip):
+            out.append(f"{path}: {e.message}")
+    return out
+
+
+def _unfilled(doc: dict, problem: str) -> bool:
+    """A "required property" problem of an entry given by id that was not filled (the other problems say why)."""
+    path, _, message = problem.partition(": ")
+    key, _, n = path.partition(".")
+    items = doc.get(key)
+    return (message.endswith("is a required property") and n.isdigit() and isinstance(items, list)
+            and int(n) < len(items) and isinstance(items[int(n)], dict) and "id" in items[int(n)])
+
+
+def one_line(problems: list[str], most: int = 12) -> str:
+    """Every problem at once (the first ``most``), on one line."""
+    more = f"; and {len(problems) - most} more" if len(problems) > most else ""
+    return "; ".join(problems[:most]) + more
 
 
 def builtin_rules_of(doc: dict) -> object:
@@ -222,7 +246,18 @@ def parse_document(text: str, name: str) -> dict:
     if not isinstance(doc, dict):
         raise CharacterError(f"{name}: expected one character document (a mapping)")
     _check_finite(doc, name)
-    validate(doc, name, builtin_rules_of(doc))  # with the built-in rules' bounds when it was made with them
+    rules = builtin_rules_of(doc)
+    from chargen.fill import fill_document
+
+    problems = fill_document(doc, rules)  # entries added by hand by id alone, completed from the rules
+    if problems:  # with the schema's problems elsewhere: all at once
+        from chargen import engines
+
+        entries = tuple(p.split(":")[0].rsplit(".", 1)[0].replace("[", ".").replace("]", "") for p in problems)
+        engine = engines.get(doc["system"]["engine"])
+        rest = [p for p in schema_problems(doc, engine, rules, entries) if not _unfilled(doc, p)]
+        raise CharacterError(f"{name}: {one_line(problems + rest)}")
+    validate(doc, name, rules)  # with the built-in rules' bounds when it was made with them
     return doc
 
 

@@ -116,7 +116,9 @@ def test_render_refuses_an_invalid_character(tmp_path):
     bad.write_text(json.dumps({"schema": "chargen-character/1"}))
     result = run("render", bad, "-o", tmp_path / "out", ok=False)
     assert result.exit_code == 1
-    assert result.output == f"Error: {bad}: (top level): 'system' is a required property\n"
+    assert result.output == (f"Error: {bad}: (top level): 'system' is a required property; (top level): 'seed' is a "
+                             f"required property; (top level): 'identity' is a required property; (top level): "
+                             f"'rolls' is a required property\n")  # every problem at once
     assert not (tmp_path / "out").exists()
 
 

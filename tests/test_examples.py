@@ -56,6 +56,16 @@ def examples() -> list[tuple[str, str, str]]:
     return found
 
 
+def earlier_in_block() -> dict[str, list[str]]:
+    """For each README command, the commands before it in its console block (which write the files it reads)."""
+    out: dict[str, list[str]] = {}
+    for block in console_blocks(readme_outside_house_rules()):
+        cmds = [cmd for cmd, _ in commands(block)]
+        for n, cmd in enumerate(cmds):
+            out.setdefault(cmd, cmds[:n])
+    return out
+
+
 def test_there_are_examples_for_every_system():
     shown = " ".join(cmd for _, cmd, _ in examples())
     for system in ("kotm", "rtd", "d100"):
@@ -68,6 +78,9 @@ EXAMPLES = examples()
 @pytest.mark.parametrize("where, command, shown", EXAMPLES, ids=[f"{w}: {c}" for w, c, _ in EXAMPLES])
 def test_example_output_is_real(where, command, shown, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # commands that write (-o party/) write here
+    if where == "README.md":
+        for before in earlier_in_block().get(command, []):
+            assert CliRunner().invoke(cli, shlex.split(before)[1:], prog_name="chargen").exit_code == 0, before
     argv = shlex.split(command)
     assert argv[0] == "chargen", f"{where}: only chargen commands are run: {command}"
     result = CliRunner().invoke(cli, argv[1:], prog_name="chargen")

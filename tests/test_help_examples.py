@@ -14,7 +14,8 @@ from click.testing import CliRunner
 from chargen.cli import cli
 
 ROOT = Path(__file__).parent.parent
-ORDER = ["generate", "render", "party", "archetypes", "stats", "roll", "systems", "rules check", "rules show", "rules", ""]
+ORDER = ["generate", "render", "check", "explain", "party", "archetypes", "stats", "roll", "systems", "rules check",
+         "rules show", "rules", ""]
 
 
 def commands(group: click.Group = cli, prefix: str = "") -> dict[str, click.Command]:

@@ -33,7 +33,15 @@ SHEET_FORMATS = names(sheet=True)
               help="Write one file per character per format, a manifest, with html or pdf "
                    "an index.html and a party.pdf, and each batch file (roster.csv, blocks.txt, "
                    "party.meg.json, ...) into this folder (new or empty).")
-@click.option("--force", is_flag=True, help="Write into a folder that is not empty, replacing files.")
+@click.option("--set", "sets", multiple=True, metavar="PATH=VALUE",
+              help="Pin a value (repeatable): it replaces its roll, every other roll stays; values derived "
+                   "from it follow (e.g. characteristics.str=16, level=9, identity.name=\"Red Ulf\"); "
+                   "INDEX:PATH=VALUE pins character INDEX only.")
+@click.option("--require", "requires", multiple=True, metavar="EXPR",
+              help="Reroll each character until PATH OP NUMBER holds (repeatable; OP: >= <= > < == !=; "
+                   "e.g. \"combat.hit_points>=14\").")
+@click.option("--force", is_flag=True, help="Write into a folder that is not empty, replacing files; "
+              "and pin a number the rules' dice cannot roll.")
 @click.option("--resume", is_flag=True,
               help="Finish the interrupted batch in the -o folder: options not given are read from its manifest.")
 @request_options
@@ -42,10 +50,10 @@ SHEET_FORMATS = names(sheet=True)
 @sheet_options
 @click.pass_context
 def generate_cmd(ctx: click.Context, system_id: str, seed: int | None, count: int, start: int | None, formats: str,
-                 output: Path | None, force: bool, resume: bool, archetype: str | None, profession: str | None,
-                 years: str | None, jobs: int | None, overlays: tuple[Path, ...],
-                 rules_dirs: tuple[Path, ...], paper: str, template_dir: Path | None, party_name: str | None,
-                 layout: str, cards_per_page: str, pdf_variant: str | None) -> None:
+                 output: Path | None, sets: tuple[str, ...], requires: tuple[str, ...], force: bool, resume: bool,
+                 archetype: str | None, profession: str | None, years: str | None, jobs: int | None,
+                 overlays: tuple[Path, ...], rules_dirs: tuple[Path, ...], paper: str, template_dir: Path | None,
+                 party_name: str | None, layout: str, cards_per_page: str, pdf_variant: str | None) -> None:
     """Generate characters, as data (json, yaml), as sheets (html, pdf) and for other tools
     (csv roster, text stat blocks, meg, foundry, statblock).
 
@@ -71,6 +79,8 @@ def generate_cmd(ctx: click.Context, system_id: str, seed: int | None, count: in
         chargen generate --system d100 --seed 7 --profession soldier --years 1D6+2 --format yaml
         chargen generate --system d100 --seed 42 --count 12 --format pdf --layout block -o ambush/
         chargen generate --system kotm --seed 42 --count 9 --format pdf --layout card --cards-per-page 9 -o cards/
+        chargen generate --system kotm --seed 42 --index 3 --set level=9 --set profession=ranger
+        chargen generate --system rtd --seed 42 --count 4 --require "stats.str>=12" -o strong/
     """
     from chargen.generate import check_request
     from chargen.rules import load_module
@@ -86,6 +96,7 @@ def generate_cmd(ctx: click.Context, system_id: str, seed: int | None, count: in
     _check_engine(fmts, module)
     request = make_request(archetype, profession, years)
     check_request(module, request)
+    request = control_request(module, request, sets, requires, force)
     batch_seed = resolve_seed(seed)
     indices = range(start or 0, (start or 0) + count)
     if output is None:
@@ -108,6 +119,21 @@ def _check_engine(fmts: tuple[str, ...], module) -> None:
 
     for name in fmts:
         FORMATS[name].check_engine(module.engine)
+
+
+def control_request(module, base, sets: tuple[str, ...], requires: tuple[str, ...], force: bool):
+    """``base`` (the archetype, profession and years asked for) with the pins of ``--set`` and the
+    constraints of ``--require``, checked against the module's rules."""
+    from dataclasses import replace
+
+    from chargen import engines, pins, require
+    from chargen.generate import make_attempt
+
+    pinned = pins.resolve(engines.require(module.engine).pins(module.rules), sets, force)
+    if not requires:
+        return replace(base, pins=pinned)
+    sample = make_attempt(module, 0, 0, replace(base, pins=pinned).for_index(0), 0)[0]  # the paths a character has
+    return replace(base, pins=pinned, requires=require.parse_all(requires, sample))
 
 
 def _write(module, batch_seed: int, indices: range, output: Path, fmts: tuple[str, ...], options, jobs: int | None,
@@ -147,7 +173,7 @@ def _resume(ctx: click.Context, output: Path, overlays: tuple[Path, ...], rules_
     module = load_module(plan["system_id"], overlays, rules_dirs)
     _check_engine(plan["formats"], module)
     indices = range(plan["start"], plan["start"] + plan["count"])
-    request = _resume_request(plan, p)
+    request = _resumed_request(module, plan, p, _resume_request(plan, p))
     result = _write(module, plan["seed"], indices, output, plan["formats"], options, p["jobs"], resume=True,
                     request=request)
     if result.already_complete:
@@ -170,6 +196,29 @@ def _resume_request(plan: dict, p: dict):
     recorded = plan.get("request") or {}
     fields = given or {k: recorded.get(k) for k in ("archetype", "profession", "years")}
     return make_request(fields.get("archetype"), fields.get("profession"), fields.get("years"))
+
+
+def _resumed_request(module, plan: dict, p: dict, base):
+    """``base`` with the manifest's pins and constraints (checked again against the rules); --set and
+    --require given again must be the same."""
+    from chargen.errors import OutputError
+
+    texts = tuple(_pin_text(pin) for pin in plan["pins"])
+    recorded = control_request(module, base, texts, tuple(str(t) for t in plan["requires"]), force=True)
+    if p["sets"] or p["requires"]:
+        given = control_request(module, base, p["sets"], p["requires"], p["force"])
+        if given.pins != recorded.pins or tuple(map(str, given.requires)) != tuple(map(str, recorded.requires)):
+            raise OutputError("cannot resume: the batch was made with other --set/--require options "
+                              "(give none, or the manifest's)")
+    return recorded
+
+
+def _pin_text(pin: object) -> str:
+    from chargen.errors import OutputError
+
+    if not isinstance(pin, list) or len(pin) not in (2, 3):
+        raise OutputError(f"cannot resume: the manifest's pins hold {str(pin)[:60]} (expected [path, value])")
+    return "=".join(map(str, pin[-2:])) if len(pin) == 2 else f"{pin[0]}:{pin[1]}={pin[2]}"
 
 
 def _stream(module, batch_seed: int, indices: range, fmts: tuple[str, ...], single: bool, options,
@@ -259,7 +308,8 @@ def render_cmd(files: tuple[Path, ...], formats: str, output: Path | None, force
         if len(files) != 1 or len(fmts) != 1:
             raise click.UsageError("without -o, give one file and one --format (html or pdf); use -o DIR for more")
         doc = saved.read_character(files[0], _notice)
-        _sheet_to_stdout(doc, fmts[0], options, _modules([doc["system"]["id"]], overlays, rules_dirs))
+        modules = _modules([doc["system"]["id"]], overlays, rules_dirs)
+        _sheet_to_stdout(saved.as_drawn(doc, modules), fmts[0], options, modules)
         return
     from chargen.output import prepare_folder
     from chargen.render.bundle import write_sheets
@@ -273,7 +323,7 @@ def render_cmd(files: tuple[Path, ...], formats: str, output: Path | None, force
     prepare_folder(output, force)
     earlier = saved.earlier_names(output, planned, fmts) if force else []
     with progress_bar(len(planned), "sheets") as progress:
-        result = write_sheets(saved.characters(planned), output, options, progress, modules, count=len(planned))
+        result = write_sheets(saved.characters(planned, modules), output, options, progress, modules, count=len(planned))
     saved.remove_sheets(output, earlier)  # the same characters' sheets under their earlier names: replaced now
     extra = " and party.pdf" if "party_pdf" in result.files else ""
     click.echo(printable(f"chargen: rendered {len(result.sheets)} sheet{'s' if len(result.sheets) != 1 else ''}"

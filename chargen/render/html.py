@@ -158,7 +158,10 @@ class HtmlRenderer:
             return self.collection([(doc, extra)], layout, standalone)
         name = self.templates.sheet_template(entry)
         extra = engine_extra(doc, (), layout) if extra is None else extra
-        html = self._render(name, c=doc, extra=extra, paper=self.paper, stylesheet=self.style(standalone))
+        from chargen.edits import reproduce
+
+        html = self._render(name, c=doc, extra=extra, paper=self.paper, stylesheet=self.style(standalone),
+                            reproduce=reproduce(doc))
         return self.standalone(html, f"sheet of '{doc['identity']['name']}'") if standalone else html
 
     def collection(self, entries: list, layout: str, standalone: bool = True, party: dict | None = None,

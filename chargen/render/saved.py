@@ -113,9 +113,25 @@ def _check_rules(doc: dict, path: Path, modules: tuple = ()) -> None:
             raise CharacterError(f"{path}: {e}") from None
 
 
-def characters(planned: list[Planned]) -> Iterator[tuple[str, dict, dict]]:
+def characters(planned: list[Planned], modules: tuple = ()) -> Iterator[tuple[str, dict, dict]]:
     for p, doc in _documents(planned):
-        yield p.stem, doc, {}
+        yield p.stem, as_drawn(doc, modules), {}
+
+
+def as_drawn(doc: dict, modules: tuple = ()) -> dict:
+    """The character as its sheet draws it: its derived values recomputed from its (hand-edited)
+    inputs under the rules it was made with (:func:`chargen.edits.recomputed`); as stored when
+    those rules are not at hand."""
+    from chargen import edits
+
+    try:
+        rules = edits.rules_of(doc, modules)
+    except CharacterError:
+        return doc
+    drawn = edits.recomputed(doc, rules)
+    if drawn is not doc:
+        drawn["reproduce"] = edits.reproduction(drawn, edits.module_of(doc, modules))
+    return drawn
 
 
 def system_ids(planned: list[Planned]) -> list[str]:

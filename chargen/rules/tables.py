@@ -48,6 +48,17 @@ class Banded(Generic[T]):
         """Every value from 0 to FAST_LOOKUP_MAX, computed once (generation looks up ~40 a character)."""
         return tuple(self._lookup(x) for x in range(FAST_LOOKUP_MAX + 1))
 
+    def row(self, x: int) -> str:
+        """The band ``x`` is read from, as a rules file writes it ("10-12", "20+"), for explain."""
+        first = self.bands[0]
+        for band in self.bands:
+            if x < first.low or band.high is None or x <= band.high:
+                return _band_text(band)
+        last = self.bands[-1]
+        if not self.every:
+            return _band_text(last)
+        return f"{_band_text(last)}, then +{self.add} every {self.every} ({-(-(x - last.high) // self.every)} steps)"
+
     def _lookup(self, x: int) -> T:
         first = self.bands[0]
         if x < first.low:
@@ -60,6 +71,12 @@ class Banded(Generic[T]):
             return last.value
         steps = -(-(x - last.high) // self.every)  # ceil
         return _add(last.value, self.add, steps)
+
+
+def _band_text(band: Band) -> str:
+    if band.high is None:
+        return f"{band.low}+"
+    return str(band.low) if band.low == band.high else f"{band.low}-{band.high}"
 
 
 def _add(value, add, steps: int):

@@ -3,6 +3,8 @@
 from chargen.engines import Engine, Layout, NameScheme, RollOption, read_schema, register
 from chargen.systems.d100.experience import check_request, key_figures
 from chargen.systems.d100.generate import draw_identity, generate
+from chargen.systems.d100.pins import pin_targets
+from chargen.systems.d100.recompute import fill, recompute
 from chargen.systems.d100.resolve import ROLL_OPTIONS, resolve
 from chargen.systems.d100.rules import READS
 from chargen.systems.d100.rules import build as build_rules
@@ -33,6 +35,9 @@ ENGINE = register(Engine(
     archetypes=lambda rules: tuple(a.listing() for a in rules.archetypes.values()),
     check_request=check_request,
     key_figures=key_figures,
+    pins=pin_targets,
+    recompute=recompute,
+    fill=fill,
 ))
 
 __all__ = ["ENGINE", "ROLL_OPTIONS", "build_rules", "generate", "resolve"]

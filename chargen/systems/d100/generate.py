@@ -10,6 +10,7 @@ from chargen.archetypes import pick
 from chargen.dice import Roller, parse
 from chargen.generate import GenerationRequest
 from chargen.systems.d100 import experience as xp
+from chargen.systems.d100.pins import pin_characteristics
 from chargen.systems.d100.rules import ABILITY, CHAR, D100Rules
 from chargen.systems.d100.rules_kit import Background, Weapon
 
@@ -30,14 +31,15 @@ def generate(rules: D100Rules, request, ctx) -> dict:
     sex = ctx.identity["sex"]
     background = next(bg for _, _, bg in rules.backgrounds.rows if bg.id == ctx.identity["background"])
     p = xp.plan(rules, request, roller)
-    chars = roll_characteristics(rules, roller, p.archetype)
+    rolled = roll_characteristics(rules, roller, p.archetype)
+    chars = pin_characteristics(request, rolled)  # --set: derived values follow, the kit stays as rolled
     combat = combat_abilities(rules, chars)
     trace_combat(rules, chars, combat, ctx.trail)
     locations = hit_locations(rules, combat["hit_points"])
     categories = {cat.id: cat.value(chars) for cat in rules.categories}
     money = xp.profession_money(rules, p, background, roller) if p.experienced \
         else starting_money(rules, background, roller)
-    kit = outfit(rules, background, chars, roller, xp.kit_entries(p))
+    kit = outfit(rules, background, rolled, roller, xp.kit_entries(p))
     wear_armour(rules, locations, kit["armour"])
     names = rules.names[p.archetype.names if p.archetype and p.archetype.names else background.id]
     body = {"identity": {"name": ctx.names.unique(names.given[sex], names.bynames, names.format),

@@ -45,6 +45,7 @@ class RowSum:
     id: str
     label: str
     terms: tuple[tuple[str, Banded], ...]  # (characteristic id, row)
+    row_ids: tuple[str, ...] = ()  # each term's row id in modifiers.yaml (explain names it)
 
     def value(self, chars: dict[str, int]) -> int:
         return sum(row.lookup(chars[c]) for c, row in self.terms)
@@ -218,13 +219,14 @@ def _row_sums(c: Cursor, char_ids: set, rows: dict, what: str) -> list[RowSum]:
         if not e.mapping(required=("id", "label", "source", "sum")):
             continue
         e["source"].source()
-        terms = []
+        terms, row_ids = [], []
         for char, rc in e["sum"].items():
             Cursor(rc.doc, rc.path, char, rc.problems).ref(char_ids, "characteristic")
             row = rc.ref(rows, "modifier row")
             if row:
                 terms.append((char, rows[row]))
-        out.append(RowSum(e["id"].ident(), e["label"].str(), tuple(terms)))
+                row_ids.append(row)
+        out.append(RowSum(e["id"].ident(), e["label"].str(), tuple(terms), tuple(row_ids)))
     return out
 
 

@@ -1,7 +1,7 @@
 """The KoTM engine: typed rules, character generation, attack resolution and its sheet with odds."""
 
 from chargen.engines import Engine, Layout, NameScheme, RollOption, read_schema, register
-from chargen.systems.kotm.generate import check_request, draw_identity, generate
+from chargen.systems.kotm.generate import check_request, draw_identity, fill, generate, pin_targets, recompute
 from chargen.systems.kotm.resolve import ROLL_OPTIONS, resolve
 from chargen.systems.kotm.rules import READS
 from chargen.systems.kotm.rules import build as build_rules
@@ -44,6 +44,9 @@ ENGINE = register(Engine(
     check_request=check_request,
     key_figures=lambda doc: [("Level", doc["level"]), ("SD", doc["sd"]), ("Save check", doc["save_check"]),
                              ("Best damage modifier", max((w["damage_modifier"] for w in doc["weapons"]), default=0))],
+    pins=pin_targets,
+    recompute=recompute,
+    fill=fill,
 ))
 
 __all__ = ["ENGINE", "ROLL_OPTIONS", "build_rules", "generate", "resolve", "sheet_context"]

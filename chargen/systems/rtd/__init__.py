@@ -1,7 +1,7 @@
 """The RTD engine: typed rules, character generation, action resolution and its sheet with odds."""
 
 from chargen.engines import Engine, Layout, NameScheme, RollOption, read_schema, register
-from chargen.systems.rtd.generate import check_request, draw_identity, generate
+from chargen.systems.rtd.generate import check_request, draw_identity, fill, generate, pin_targets, recompute
 from chargen.systems.rtd.resolve import ROLL_OPTIONS, resolve
 from chargen.systems.rtd.rules import READS
 from chargen.systems.rtd.rules import build as build_rules
@@ -69,6 +69,9 @@ ENGINE = register(Engine(
     key_figures=lambda doc: [(s["abbr"], s["value"]) for s in doc["stats"]]
     + [("Best weapon damage", max((w["damage"] for w in doc["weapons"]), default=0))]
     + [(f"{s['label']} XP", s["xp"]) for s in doc["skills"]],
+    pins=pin_targets,
+    recompute=recompute,
+    fill=fill,
 ))
 
 __all__ = ["ENGINE", "ROLL_OPTIONS", "build_rules", "generate", "resolve", "sheet_context"]

@@ -1,0 +1,245 @@
+"""Hand edits that stay true: a saved character recomputed from its inputs under its rules.
+
+A character document keeps its inputs (the rolls, the choices, the pins; in
+``trail`` a step ``input: ...`` records each pinnable input as it was made)
+apart from the values derived from them. An engine's ``recompute(rules, doc,
+trail)`` derives the body again from the document's inputs, hand edits and all.
+Then each stored value the rules disagree with is
+
+* **stale** (the user changed an input: STR 9 -> 18 leaves attack 5): the stored
+  value is the one the generator derived (its trail step, or for a record with
+  ``sources`` their sum), so ``render`` draws the recomputed one; or
+* **edited** (the user changed a derived value itself: a raised skill): kept,
+  and marked as an edit (``edits``: path -> the value the rules give).
+
+``chargen check`` lists both: ``file: path: stored X, the rules give Y (from ...)``.
+"""
+
+from __future__ import annotations
+
+import copy
+import shlex
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from chargen import engines, paths
+from chargen.errors import CharacterError, ChargenError, RenderError
+from chargen.generate import Trail
+
+ENVELOPE = ("schema", "system", "seed", "pins", "require", "trail", "edits", "rolls", "reproduce")
+
+
+@dataclass(frozen=True, slots=True)
+class Disagreement:
+    path: str
+    stored: object
+    rules: object
+    why: str           # the inputs the rules' value comes from
+    edited: bool       # a derived value edited by hand: kept
+
+    def line(self, name: str) -> str:
+        kept = "; edited by hand, kept" if self.edited else ""
+        return (f"{name}: {self.path}: stored {paths.shown(self.stored)}, the rules give "
+                f"{paths.shown(self.rules)} (from {self.why}){kept}")
+
+
+def rules_of(doc: dict, modules: Iterable = ()) -> object:
+    """The rules the character was made with (see :func:`chargen.render.html.sheet_rules`)."""
+    from chargen.render.html import sheet_rules
+
+    try:
+        return sheet_rules(doc, modules)
+    except RenderError as e:
+        raise CharacterError(str(e).replace("sheet of", "character", 1)) from None
+
+
+def recompute(doc: dict, rules: object, record: bool = True) -> tuple[dict, Trail] | None:
+    """The document's body derived again from its inputs, and the trail (``record``: with every
+    step, for explain and check's lines); None when its engine cannot."""
+    engine = engines.require(doc["system"]["engine"])
+    if engine.recompute is None:
+        return None
+    trail = Trail(record)
+    return engine.recompute(rules, doc, trail), trail
+
+
+def _stored_steps(doc: dict) -> dict[str, object]:
+    return {s["path"]: s["value"] for s in doc.get("trail", ()) if isinstance(s, dict) and "path" in s}
+
+
+def _sources_edited(doc: dict, path: str) -> bool | None:
+    """For ``<record>.value`` (or attack) of a record with ``sources``: whether it differs from their sum."""
+    record_path, _, leaf = path.rpartition(".")
+    record = paths.lookup(doc, record_path)
+    if not isinstance(record, dict) or not isinstance(record.get("sources"), list) or leaf not in ("value", "attack", "parry"):
+        return None
+    if leaf == "parry" and record.get("kind") != "shield" or leaf == "attack" and record.get("kind") == "shield":
+        return None  # (a weapon's sources sum to its attack, a shield's to its parry)
+    return record.get(leaf) != sum(s.get("value", 0) for s in record["sources"] if isinstance(s, dict))
+
+
+def _why(path: str, trail: Trail, changed: dict) -> str:
+    step = None
+    for d in trail.steps:
+        if (path == d.path or path.startswith(d.path + ".")) and not d.rule.startswith("input:"):
+            if step is None or len(d.path) >= len(step.path):
+                step = d
+    if step is None:  # a sibling in the same record (a skill's level label follows its level's step)
+        parent = path.rpartition(".")[0]
+        step = next((d for d in trail.steps if d.path.rpartition(".")[0] == parent and "." in parent
+                     and not d.rule.startswith("input:")), None)
+    if step is not None and step.inputs:
+        return ", ".join(f"{k} {paths.shown(v)}" for k, v in step.inputs.items())
+    if changed:
+        return "the edited " + ", ".join(f"{p} {paths.shown(v)}" for p, v in changed.items())
+    return "the rules"
+
+
+def edited_inputs(doc: dict) -> dict[str, object]:
+    """Each input whose stored value is not the one it was made with (its ``input:`` trail step)."""
+    out = {}
+    for step in doc.get("trail", ()):
+        if isinstance(step, dict) and str(step.get("rule", "")).startswith("input:"):
+            now = paths.input_value(paths.lookup(doc, step["path"]))
+            if now is not None and now != step["value"]:
+                out[step["path"]] = now
+    return out
+
+
+def disagreements(doc: dict, rules: object) -> list[Disagreement]:
+    """Every stored value of the body the rules, applied to the document's inputs, disagree with."""
+    quick = recompute(doc, rules, record=False)
+    if quick is None or _same(doc, quick[0]):
+        return []
+    return _compare(doc, *recompute(doc, rules))
+
+
+def _same(doc: dict, body: dict) -> bool:
+    return all(doc.get(k) == v for k, v in body.items() if k not in ENVELOPE)  # at C speed
+
+
+def _compare(doc: dict, body: dict, trail: Trail) -> list[Disagreement]:
+    stored_steps, changed = _stored_steps(doc), edited_inputs(doc)
+    out = []
+    fresh = dict(paths.leaves({k: v for k, v in body.items() if k not in ENVELOPE}))
+    for path, stored in paths.leaves({k: doc[k] for k in body if k in doc and k not in ENVELOPE}):
+        if path not in fresh or fresh[path] == stored or ".sources." in path:
+            continue  # (a source's value disagrees with its record's: the record's line says so)
+        by_sources = _sources_edited(doc, path)
+        edited = by_sources if by_sources is not None else (path in stored_steps and stored_steps[path] != stored)
+        out.append(Disagreement(path, stored, fresh[path], _why(path, trail, changed), edited))
+    return out
+
+
+def recomputed(doc: dict, rules: object) -> dict:
+    """The document as a sheet draws it: derived values recomputed from its inputs, values edited
+    by hand kept and listed in ``edits`` (path: what the rules give)."""
+    quick = recompute(doc, rules, record=False)
+    if quick is None or (_same(doc, quick[0]) and not edited_inputs(doc)):
+        return doc  # nothing edited: drawn as stored
+    done = recompute(doc, rules)
+    problems = _compare(doc, *done)
+    out = copy.deepcopy(doc)
+    for key, value in done[0].items():
+        if key not in ENVELOPE:
+            out[key] = value
+    edits = {}
+    for d in problems:
+        if d.edited:
+            _put(out, d.path, d.stored)
+            edits[d.path] = d.rules
+    if edits:
+        out["edits"] = edits
+    elif "edits" in out:
+        del out["edits"]
+    return out
+
+
+def _put(doc: dict, path: str, value: object) -> None:
+    parts = paths.split(path)
+    node = doc
+    for key in parts[:-1]:
+        node = paths.step(node, key)
+    if isinstance(node, dict):
+        node[parts[-1]] = value
+
+
+def module_of(doc: dict, modules: Iterable = ()):
+    """The rules module the character was made with: one of ``modules`` with its hash, or the built-in one."""
+    from chargen.rules import builtin_ids, load_builtin
+
+    system = doc["system"]
+    for m in modules:
+        if m.hash == system["rules_hash"] and m.engine == system["engine"]:
+            return m
+    if not system["overlays"] and system["id"] in builtin_ids():
+        m = load_builtin(system["id"])
+        if m.hash == system["rules_hash"]:
+            return m
+    return None
+
+
+def _pins_for(doc: dict) -> dict[str, object]:
+    """The ``--set`` that may give this edited character: its pins, its edited inputs, and the inputs
+    the generator derived from others (a KoTM SD follows the level) at their stored values."""
+    pins = dict(doc.get("pins") or {})
+    changed = edited_inputs(doc)
+    if changed:
+        made = {s["path"] for s in doc.get("trail", ()) if isinstance(s, dict)
+                and not str(s.get("rule", "")).startswith("input:")}
+        for step in doc.get("trail", ()):
+            if isinstance(step, dict) and str(step.get("rule", "")).startswith("input:") and step["path"] in made:
+                pins[step["path"]] = paths.input_value(paths.lookup(doc, step["path"]))
+    pins.update(changed)
+    return pins
+
+
+def reproduction(drawn: dict, module) -> dict:
+    """What the sheet's small print says makes ``drawn`` (a character as :func:`recomputed` gives it):
+    ``command``, the ``chargen generate`` with the ``--set`` options that make exactly this character
+    (checked by making it), or None when none does (a value edited by hand that no ``--set`` gives);
+    ``edited``: the paths edited by hand."""
+    from chargen.generate import GenerationRequest, make_character
+    from chargen.pins import resolve
+    from chargen.require import parse
+
+    changed = list(edited_inputs(drawn)) + list(drawn.get("edits") or {})
+    command = _command(drawn, _pins_for(drawn))
+    if changed and module is not None and not drawn.get("edits"):
+        pins = _pins_for(drawn)
+        try:
+            targets = engines.require(module.engine).pins(module.rules)
+            request = GenerationRequest(pins=resolve(targets, [f"{p}={v}" for p, v in pins.items()], force=True),
+                                        requires=tuple(parse(e) for e in (drawn.get("require") or {}).get("expressions", ())))
+            again = make_character(module, drawn["seed"]["batch"], drawn["seed"]["index"], request)
+        except ChargenError:  # no command makes it: say so
+            again = None
+        if again is None or _body(again) != _body(drawn):
+            command = None
+    elif changed:
+        command = None
+    return {"command": command, "edited": changed}
+
+
+def _body(doc: dict) -> dict:
+    return {k: v for k, v in doc.items() if k not in ENVELOPE and k != "notes"}
+
+
+def _command(doc: dict, pins: dict) -> str:
+    system, seed = doc["system"], doc["seed"]
+    parts = ["chargen generate", f"--system {system['id']}", f"--seed {seed['batch']}", f"--index {seed['index']}"]
+    if system["id"] != system["engine"]:
+        parts.append(f"--rules-dir <your folder of {system['id']}>")
+    parts += [f"--rules <your file of {o['name']}>" for o in system["overlays"]]
+    parts += [f"--set {shlex.quote(f'{p}={v}')}" for p, v in pins.items()]
+    parts += [f"--require {shlex.quote(e)}" for e in (doc.get("require") or {}).get("expressions", ())]
+    return " ".join(parts)
+
+
+def reproduce(doc: dict) -> dict:
+    """The small print's reproduction of ``doc``: worked out when it was recomputed for its sheet
+    (``doc["reproduce"]``), else its seed, pins and constraints (a character as made)."""
+    if isinstance(doc.get("reproduce"), dict):
+        return doc["reproduce"]
+    changed = list(edited_inputs(doc)) + list(doc.get("edits") or {})
+    return {"command": None if changed else _command(doc, dict(doc.get("pins") or {})), "edited": changed}

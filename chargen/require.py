@@ -1,0 +1,110 @@
+"""Constraints: ``--require EXPR``, and the rerolls that meet them.
+
+The grammar is one comparison, no more (nothing is evaluated as code)::
+
+    requirement := PATH OP NUMBER
+    PATH        := a document path (chargen.paths): combat.hit_points, skills.climbing, stats.str
+    OP          := >= | <= | > | < | == | !=
+    NUMBER      := an optional sign and ASCII digits
+
+A path to a record that holds a ``value`` compares its value (a d100 skill, an
+RTD stat). A character that fails any requirement is made again on the next
+attempt's seed (:func:`chargen.seeds.attempt_seed`: attempt 0 is the character
+as its seed gives it, then attempts 1, 2, ...), at most
+:data:`~chargen.seeds.MAX_ATTEMPTS` tries; the first attempt that meets them all
+is the character, and the document records its number (``require.attempt``),
+so ``--index i`` with the same ``--require`` gives it again. Pins apply to
+every attempt. When no attempt meets them the error gives the best value seen.
+"""
+
+from __future__ import annotations
+
+import operator
+import re
+from dataclasses import dataclass
+
+from chargen import paths
+from chargen.errors import ChargenError
+from chargen.seeds import MAX_ATTEMPTS
+
+OPS = {">=": operator.ge, "<=": operator.le, "==": operator.eq, "!=": operator.ne, ">": operator.gt, "<": operator.lt}
+_EXPR = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_.\[\]]*)\s*(>=|<=|==|!=|>|<)\s*([+-]?[0-9]{1,9})\s*")
+MAX_REQUIRES = 32
+
+
+class RequireError(ChargenError):
+    """A ``--require`` that cannot be read, or that no attempt meets."""
+
+
+@dataclass(frozen=True, slots=True)
+class Requirement:
+    path: str
+    op: str
+    number: int
+
+    def __str__(self) -> str:
+        return f"{self.path}{self.op}{self.number}"
+
+    def value(self, doc: dict) -> object:
+        return paths.scalar(paths.lookup(doc, self.path))
+
+    def met(self, doc: dict) -> bool:
+        v = self.value(doc)
+        return isinstance(v, int) and not isinstance(v, bool) and OPS[self.op](v, self.number)
+
+    def distance(self, doc: dict) -> int:
+        """How far the value is from meeting it (0: met), to keep the best value seen."""
+        v = self.value(doc)
+        if self.met(doc):
+            return 0
+        if not isinstance(v, int) or isinstance(v, bool):
+            return 10**9
+        if self.op == "!=":
+            return 1
+        target = {">=": self.number, ">": self.number + 1, "<=": self.number, "<": self.number - 1}.get(self.op, self.number)
+        return abs(v - target)
+
+
+def parse(text: str) -> Requirement:
+    m = _EXPR.fullmatch(text)
+    if not m:
+        raise RequireError(f"--require {text[:80]!r}: expected PATH OP NUMBER with OP one of "
+                           f"{', '.join(OPS)} (e.g. combat.hit_points>=14)")
+    return Requirement(m[1], m[2], int(m[3]))
+
+
+def parse_all(texts: tuple[str, ...] | list[str], sample: dict | None = None) -> tuple[Requirement, ...]:
+    """Every ``--require``; with ``sample`` (a character of the batch), each path must name a number in it."""
+    if len(texts) > MAX_REQUIRES:
+        raise RequireError(f"{len(texts)} --require options (at most {MAX_REQUIRES})")
+    out = tuple(parse(t) for t in texts)
+    if sample is not None:
+        for r in out:
+            v = r.value(sample)
+            if not isinstance(v, int) or isinstance(v, bool):
+                raise RequireError(f"--require {r}: {r.path} is not a number of this system's characters "
+                                   f"(e.g. {', '.join(_numbers(sample)[:8])})")
+    return out
+
+
+def _numbers(doc: dict) -> list[str]:
+    skip = ("seed.", "rolls", "trail", "system.", "pins", "require")
+    return [p for p, v in paths.leaves(doc) if isinstance(v, int) and not isinstance(v, bool)
+            and not p.startswith(skip)]
+
+
+def search(module, batch_seed: int, index: int, request, attempts: int = MAX_ATTEMPTS):
+    """The first attempt of character ``index`` that meets ``request.requires``, with its trail."""
+    from chargen.generate import make_attempt
+
+    best: tuple | None = None
+    for attempt in range(attempts):
+        doc, trail = make_attempt(module, batch_seed, index, request, attempt)
+        far = sum(r.distance(doc) for r in request.requires)
+        if far == 0:
+            return doc, trail
+        if best is None or far < best[0]:
+            best = (far, [(r.path, r.value(doc)) for r in request.requires], attempt)
+    seen = ", ".join(f"{p} {paths.shown(v)}" for p, v in best[1])
+    raise RequireError(f"character {index}: no attempt of {attempts} meets "
+                       f"{' and '.join(str(r) for r in request.requires)} (best seen: {seen}, at attempt {best[2]})")
