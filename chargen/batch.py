@@ -93,10 +93,7 @@ class Members:
 
 def request_record(request: GenerationRequest | None) -> dict:
     """The request as the manifest records it: the fields given (none: an empty mapping)."""
-    if request is None:
-        return {}
-    return {k: v for k, v in (("archetype", request.archetype), ("profession", request.profession),
-                              ("years", request.years), ("name", request.name)) if v is not None}
+    return {} if request is None else request.asked()
 
 
 def identity(module: RulesModule, batch_seed: int, indices: range, formats: tuple[Format, ...],

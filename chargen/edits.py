@@ -26,7 +26,7 @@ from chargen import engines, paths
 from chargen.errors import CharacterError, ChargenError, RenderError
 from chargen.generate import Trail
 
-ENVELOPE = ("schema", "system", "seed", "pins", "require", "trail", "edits", "rolls", "reproduce")
+ENVELOPE = ("schema", "system", "seed", "request", "pins", "require", "trail", "edits", "rolls", "reproduce")
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,6 +231,8 @@ def _command(doc: dict, pins: dict) -> str:
     if system["id"] != system["engine"]:
         parts.append(f"--rules-dir <your folder of {system['id']}>")
     parts += [f"--rules <your file of {o['name']}>" for o in system["overlays"]]
+    asked = doc.get("request") or {}
+    parts += [f"--{k} {shlex.quote(str(asked[k]))}" for k in ("archetype", "profession", "years") if k in asked]
     parts += [f"--set {shlex.quote(f'{p}={v}')}" for p, v in pins.items()]
     parts += [f"--require {shlex.quote(e)}" for e in (doc.get("require") or {}).get("expressions", ())]
     return " ".join(parts)

@@ -30,8 +30,7 @@ class GenerationRequest:
     All empty: every character rolled as the rules say. ``archetype`` names an
     entry of the module's archetypes (``archetypes.yaml``); ``profession`` and
     ``years`` (a number or dice, as text) ask for previous experience, or override
-    the archetype's; ``name`` gives the character a fixed name (a party file's
-    ``name:``). Each engine interprets the request inside its own package and
+    the archetype's (a party file's ``name:`` is the pin ``identity.name``). Each engine interprets the request inside its own package and
     checks it first (:attr:`chargen.engines.Engine.check_request`).
     ``pins``: (path, value) pairs checked by :func:`chargen.pins.resolve` (``--set``);
     an engine rolls as without them and then takes the pinned value (:meth:`pin`).
@@ -42,10 +41,14 @@ class GenerationRequest:
     archetype: str | None = None
     profession: str | None = None
     years: str | None = None
-    name: str | None = None
 
     pins: tuple[tuple, ...] = ()  # (path, value): every character; (index, path, value): that one only
     requires: tuple = ()
+
+    def asked(self) -> dict[str, str]:
+        """The archetype, profession and years asked for, as given (the document's ``request``)."""
+        return {k: str(v) for k, v in (("archetype", self.archetype), ("profession", self.profession),
+                                       ("years", self.years)) if v is not None}
 
     def for_index(self, index: int) -> GenerationRequest:
         """The request as character ``index`` is made with: its own pins over the batch's."""
@@ -136,8 +139,6 @@ class NameService:
         self.groups_by = replace(self.request, pins=(), requires=())
 
     def unique(self, given: tuple[str, ...], bynames: tuple[str, ...], fmt: str) -> str:
-        if self.request.name:
-            return self.request.name
         scheme = self.engine.names
         rank = batch_rank(self.rules, self.batch_seed, self.index,
                           _group_of(scheme, self.rules, self.batch_seed, self.request), variant=self.groups_by)
@@ -244,6 +245,9 @@ def make_attempt(module: RulesModule, batch_seed: int, index: int, request: Gene
         },
     }
     doc.update(body)
+    asked = request.asked()
+    if asked:
+        doc["request"] = asked
     if request.pins:
         doc["pins"] = dict(request.pins)
     if request.requires:

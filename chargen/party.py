@@ -237,8 +237,8 @@ def _line(e: Cursor, key: str, module: RulesModule | None, seed: int | None) -> 
             e["name"].fail("a name is for a line of one character (remove count, or the name)")
     text = {k: _text(e[k]) for k in ("years", "profession", "name")}
     archetype = e["archetype"].ident() if e["archetype"].present else None
-    request = GenerationRequest(archetype=archetype, profession=text["profession"], years=text["years"],
-                                name=text["name"])
+    named = (("identity.name", text["name"]),) if text["name"] else ()  # as --set identity.name=... gives it
+    request = GenerationRequest(archetype=archetype, profession=text["profession"], years=text["years"], pins=named)
     if module is not None and archetype is not None:
         known = [a.id for a in engines.require(module.engine).archetypes(module.rules)]
         if archetype not in known:
@@ -265,7 +265,7 @@ def _pinned(e: Cursor, module: RulesModule, request: GenerationRequest) -> Gener
         c.fail("expected a mapping of paths to values, as --set PATH=VALUE gives them (e.g. {characteristics.str: 16})")
         return request
     targets = engines.require(module.engine).pins(module.rules)
-    pins = []
+    pins = list(request.pins)
     for path, vc in c.items():
         try:
             pins += resolve(targets, [f"{path}={vc.value}"])

@@ -224,3 +224,22 @@ def test_a_party_with_house_rules(tmp_path):
     assert r.exit_code == 0, r.output
     manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
     assert [o["name"] for o in manifest["system"]["overlays"]] == ["pits"] and len(manifest["characters"]) == 2
+
+
+def test_the_small_print_of_a_party_member_makes_that_member(tmp_path):
+    """Each character's sheet and block name the command that makes it again: a party line's
+    archetype, years and name are in it (a command without them would make someone else)."""
+    import shlex
+
+    from chargen.edits import reproduce
+
+    r = run("party", ROOT / "examples/bandit-ambush.yaml", "-o", tmp_path / "ambush")
+    assert r.exit_code == 0, r.output
+    files = sorted((tmp_path / "ambush").glob("0*.json"))
+    for path in (files[0], files[1], files[-1]):  # Red Ulf (a name), a bandit (count dice), an archer (years: 3)
+        doc = json.loads(path.read_text())
+        command = reproduce(doc)["command"]
+        assert "--archetype" in command
+        again = run(*shlex.split(command)[1:], "--format", "json")
+        assert again.exit_code == 0, again.output
+        assert again.stdout == path.read_text()

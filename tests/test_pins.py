@@ -170,7 +170,7 @@ def test_party_file_lines_take_pins(tmp_path):
     assert run("party", str(plain), "-o", str(tmp_path / "b")).exit_code == 0
     a, b = sorted((tmp_path / "a").glob("0*.json")), sorted((tmp_path / "b").glob("0*.json"))
     chief = json.loads(a[0].read_text())
-    assert chief["characteristics"]["str"] == 17 and chief["pins"] == {"characteristics.str": 17}
+    assert chief["characteristics"]["str"] == 17 and chief["pins"] == {"identity.name": "Red Ulf", "characteristics.str": 17}
     assert chief["rolls"] == json.loads(b[0].read_text())["rolls"]
     assert [p.read_bytes() for p in a[1:]] == [p.read_bytes() for p in b[1:]]  # the other line: the same bytes
     party.write_text(party.read_text().replace("characteristics.str: 17", "characteristics.str: 40, lvl: 3"))
