@@ -77,7 +77,7 @@ def generate_cmd(ctx: click.Context, system_id: str, seed: int | None, count: in
         chargen generate --system d100 --seed 42 --count 6 --format json,csv,text,meg,foundry,statblock -o vtt/
         chargen generate --system d100 --seed 7 --archetype town_guard --count 20 -o town-guards/
         chargen generate --system d100 --seed 7 --profession soldier --years 1D6+2 --format yaml
-        chargen generate --system d100 --seed 42 --count 12 --format pdf --layout block -o ambush/
+        chargen generate --system d100 --seed 42 --count 12 --format pdf --layout block -o blocks/
         chargen generate --system kotm --seed 42 --count 9 --format pdf --layout card --cards-per-page 9 -o cards/
         chargen generate --system kotm --seed 42 --index 3 --set level=9 --set profession=ranger
         chargen generate --system rtd --seed 42 --count 4 --require "stats.str>=12" -o strong/
