@@ -132,3 +132,29 @@ def test_a_long_label_from_house_rules_wraps_in_its_cell(tmp_path, maker, system
     assert any(e["label"] == LABEL for e in entries)
     doc["identity"]["name"] = LONG["33"]
     check_one_page(maker, doc, paper, (module,))
+
+
+def _archetypes(system):
+    from chargen import engines
+
+    module = load_module(system)
+    return [a.id for a in engines.require(module.engine).archetypes(module.rules)]
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("archetype", _archetypes("d100"))
+def test_every_d100_archetype_fits_one_page(d100, maker, archetype, paper):
+    """An archetype's NPC carries more kit than a 16-year-old (armour pieces, four weapons, a
+    profession's gear): its sheet still fits one page, every value on it."""
+    from chargen.generate import GenerationRequest
+
+    check_one_page(maker, make_character(d100, 0, 0, GenerationRequest(archetype=archetype)), paper)
+
+
+@pytest.mark.parametrize("system", ["kotm", "rtd"])
+def test_every_kotm_and_rtd_archetype_fits_one_page(request, maker, system):
+    from chargen.generate import GenerationRequest
+
+    module = request.getfixturevalue(system)
+    for archetype in _archetypes(system):
+        check_one_page(maker, make_character(module, 0, 0, GenerationRequest(archetype=archetype)), "a4", (module,))
