@@ -23,6 +23,14 @@ class Listing:
     varies: str
 
 
+def unknown(request, archetypes) -> list[str]:
+    """The problem of a request for an archetype the module does not have (none: an empty list)."""
+    if request.archetype is None or request.archetype in archetypes:
+        return []
+    return [f"--archetype: unknown archetype '{request.archetype}' "
+            f"(expected one of: {', '.join(sorted(archetypes)) or 'none in this module'})"]
+
+
 def pick(roller: Roller, options: tuple, weights: tuple[int, ...] | None, purpose: str):
     """One of ``options``: equal odds (``weights`` None, :meth:`Roller.choose`), else by weight,
     from one die of the weights' total faces."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from chargen import dice as dicemod
+from chargen import archetypes
 from chargen.archetypes import pick
 from chargen.dice import Roller
 from chargen.errors import DiceError
@@ -34,10 +35,7 @@ class Plan:
 
 def check_request(rules, request) -> list[str]:
     """The problems of ``request`` against ``rules``: unknown ids, years that are not 0 to max_years."""
-    problems = []
-    if request.archetype is not None and request.archetype not in rules.archetypes:
-        problems.append(f"--archetype: unknown archetype '{request.archetype}' "
-                        f"(expected one of: {', '.join(sorted(rules.archetypes)) or 'none in this module'})")
+    problems = archetypes.unknown(request, rules.archetypes)
     professions = rules.experience.professions
     if request.profession is not None and request.profession not in professions:
         problems.append(f"--profession: unknown profession '{request.profession}' "

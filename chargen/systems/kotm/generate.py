@@ -8,6 +8,7 @@ inputs (:func:`recompute`), so pins, hand edits and ``chargen check`` agree.
 
 from __future__ import annotations
 
+from chargen import archetypes
 from chargen.dice import Roller, parse
 from chargen.pins import PinTarget
 from chargen.systems.kotm.mechanics import damage_range
@@ -114,10 +115,7 @@ def choose_profession(rules: KotmRules, arche, roller: Roller) -> Profession:
 
 
 def check_request(rules: KotmRules, request) -> list[str]:
-    problems = []
-    if request.archetype is not None and request.archetype not in rules.archetypes and rules.archetypes:
-        problems.append(f"--archetype: unknown archetype '{request.archetype}' "
-                        f"(expected one of: {', '.join(sorted(rules.archetypes))})")
+    problems = archetypes.unknown(request, rules.archetypes)
     if request.profession is not None or request.years is not None:
         problems.append("--profession and --years are d100 previous experience (a KoTM archetype sets the profession)")
     return problems

@@ -8,6 +8,7 @@ derivation on a saved character's (hand-edited) inputs.
 
 from __future__ import annotations
 
+from chargen import archetypes
 from chargen.dice import Roller, parse
 from chargen.pins import PinTarget
 from chargen.systems.rtd.rules import Actions, RtdRules, SkillLevel
@@ -74,10 +75,7 @@ def derive(rules: RtdRules, inputs: dict, trail) -> dict:
 
 
 def check_request(rules: RtdRules, request) -> list[str]:
-    problems = []
-    if request.archetype is not None and request.archetype not in rules.archetypes and rules.archetypes:
-        problems.append(f"--archetype: unknown archetype '{request.archetype}' "
-                        f"(expected one of: {', '.join(sorted(rules.archetypes))})")
+    problems = archetypes.unknown(request, rules.archetypes)
     if request.profession is not None or request.years is not None:
         problems.append("--profession and --years are d100 previous experience (an RTD archetype sets skills)")
     return problems
