@@ -6,7 +6,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: test demo deps system-deps bench bench-render clean
+.PHONY: test demo deps system-deps bench bench-render bench-party clean
 
 $(STAMP): pyproject.toml
 	@$(MAKE) --no-print-directory system-deps
@@ -37,6 +37,9 @@ bench: deps
 
 bench-render: deps
 	$(PY) bench/bench_render.py
+
+bench-party: deps
+	$(PY) bench/bench_party.py
 
 clean:
 	rm -rf $(VENV) demo-party

@@ -33,6 +33,7 @@ from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import FatalURLFetchingError, URLFetcher, URLFetcherResponse
 
 from chargen.errors import RenderError
+from chargen.render import uasheet
 from chargen.render.templates import STYLESHEET, TemplateSet
 
 # Where libharfbuzz-subset is missing, WeasyPrint subsets fonts with fontTools,
@@ -127,6 +128,7 @@ class PdfMaker:
         identifier = hashlib.sha256(html.encode("utf-8")).hexdigest()[:32].encode("ascii")
         with strict(self.templates, what):
             document = weasyprint.HTML(string=html, base_url=self.base_url, url_fetcher=self.fetcher)
+            uasheet.use_for(document)  # the user-agent rules its elements can match: the same look, faster
             document = document.render(font_config=self.font_config, stylesheets=[self.css])
             pdf = document.write_pdf(pdf_identifier=identifier)
         return Rendered(pdf, len(document.pages))
