@@ -23,7 +23,7 @@ def test_a_sheet_comes_out_byte_for_byte_as_with_the_full_stylesheet(request, mo
     renderer = SheetRenderer(paper=paper, modules=(module,))
     html = renderer.html(make_character(module, 42, 7), False)
     trimmed = renderer.pdf(html, "sheet")
-    monkeypatch.setattr(uasheet, "use_for", lambda document: None)
+    monkeypatch.setattr(uasheet, "use_for", lambda *args: None)
     assert renderer.pdf(html, "sheet") == trimmed
 
 
@@ -66,3 +66,34 @@ def test_a_list_in_a_document_is_still_indented_and_bulleted():
     uasheet.use_for(document)
     trimmed = document.write_pdf()
     assert weasyprint.HTML(string=html).write_pdf() == trimmed
+
+
+@pytest.mark.parametrize("html", [
+    "<ul><li>one</li><li>two<ul><li>inner</li></ul></li></ul>",
+    '<div style="display: list-item">a made list item</div>',
+    '<p>text<span style="float: footnote">a footnote</span></p>',
+    "<details><summary>more</summary>hidden</details>",
+])
+def test_lists_and_footnotes_keep_their_pseudo_element_rules(html):
+    document = parsed(html)
+    uasheet.use_for(document, (html, ""))
+    assert document.write_pdf() == weasyprint.HTML(string=html).write_pdf()
+
+
+@pytest.mark.parametrize("texts,features", [
+    (("<p>x</p>", "p { color: red }"), set()),
+    (("<p>x</p>", "p { display: list-item }"), {"lists"}),
+    (("<p>x</p>", ".f { float: footnote }"), {"footnotes"}),
+    (("<p>x</p>", ".n { position: note(side) }"), {"notes"}),
+    (('<link rel="stylesheet" href="more.css"><p>x</p>', ""), {"lists", "footnotes", "notes"}),
+    (("<p>x</p>", '@import "more.css";'), {"lists", "footnotes", "notes"}),
+])
+def test_what_a_document_may_have_is_read_from_its_html_and_stylesheets(texts, features):
+    names = uasheet.names_in(parsed(texts[0]))
+    assert uasheet.features_of(names, texts) == features
+
+
+def test_a_document_without_lists_or_footnotes_gets_no_universal_pseudo_element_rules():
+    names = uasheet.names_in(parsed("<p>x</p>"))
+    bare, full = uasheet.stylesheet_for(names, frozenset()), uasheet.stylesheet_for(names)
+    assert rules_of(bare) < rules_of(full)

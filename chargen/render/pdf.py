@@ -120,15 +120,16 @@ class PdfMaker:
         self.fetcher = FolderFetcher(templates)
         self.font_config = FontConfiguration()
         self.base_url = templates.root.as_uri() + "/"
+        self.stylesheet = templates.stylesheet()
         with strict(templates, STYLESHEET):
-            self.css = weasyprint.CSS(string=templates.stylesheet(), base_url=self.base_url,
+            self.css = weasyprint.CSS(string=self.stylesheet, base_url=self.base_url,
                                       url_fetcher=self.fetcher, font_config=self.font_config)
 
     def render(self, html: str, what: str = "sheet") -> Rendered:
         identifier = hashlib.sha256(html.encode("utf-8")).hexdigest()[:32].encode("ascii")
         with strict(self.templates, what):
             document = weasyprint.HTML(string=html, base_url=self.base_url, url_fetcher=self.fetcher)
-            uasheet.use_for(document)  # the user-agent rules its elements can match: the same look, faster
+            uasheet.use_for(document, (html, self.stylesheet))  # the user-agent rules that can apply: the same look, faster
             document = document.render(font_config=self.font_config, stylesheets=[self.css])
             pdf = document.write_pdf(pdf_identifier=identifier)
         return Rendered(pdf, len(document.pages))

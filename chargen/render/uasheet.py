@@ -7,11 +7,15 @@ cannot be indexed by element name, so they are tried against every element of
 every sheet: about a tenth of the time a character sheet takes. A selector can
 only match if every element name it requires (``td``, or one of the names in an
 ``:is()``/``:where()``) is in the document, so a document needs only the
-selectors whose names it has. :func:`stylesheet_for` returns the user-agent
-stylesheet with the other selectors left out, for the set of element names of
-one parsed document (cached by that set: a batch's sheets share a few). The
-result styles that document exactly as the full stylesheet does: what is left
-out could match none of its elements.
+selectors whose names it has. Likewise the stylesheet styles the pseudo-elements
+``::marker``, ``::footnote-*`` and ``::note-*`` of *every* element, a few thousand
+styles a sheet, that WeasyPrint only uses for list items, footnotes and notes: a
+document without them (no ``li`` or ``summary``, no ``list-item``, ``footnote`` or
+``note(`` in its HTML and stylesheets, nothing linked or imported) needs none.
+:func:`stylesheet_for` returns the user-agent stylesheet with the other rules
+left out (cached: a batch's sheets share a few element sets). The result styles
+that document exactly as the full stylesheet does: what is left out could apply
+to none of its elements.
 
 WeasyPrint's major version is pinned (pyproject.toml): the user-agent
 stylesheet is read from it, and :func:`use_for` sets it through
@@ -35,9 +39,32 @@ def names_in(document: weasyprint.HTML) -> frozenset[str]:
     return frozenset(e.tag.lower() for e in document.etree_element.iter() if isinstance(e.tag, str))
 
 
-def use_for(document: weasyprint.HTML) -> None:
-    """Lay ``document`` out with the user-agent rules its element names can match."""
-    sheet = stylesheet_for(names_in(document))
+# pseudo-elements WeasyPrint styles only for some boxes, by what makes such boxes
+_PSEUDO_NEEDS = {"marker": "lists", "footnote-call": "footnotes", "footnote-marker": "footnotes",
+                 "note-call": "notes", "note-marker": "notes", "note-callback": "notes"}
+
+
+def features_of(names: frozenset[str], texts) -> frozenset[str]:
+    """Which of lists, footnotes and notes a document may have, from its element names and the
+    text of its HTML and stylesheets (anything linked or imported: all of them)."""
+    texts = [t.lower() for t in texts]
+    if any("<link" in t or "@import" in t for t in texts):
+        return frozenset(_PSEUDO_NEEDS.values())
+    found = set()
+    if names & {"li", "summary"} or any("list-item" in t for t in texts):
+        found.add("lists")
+    if any("footnote" in t for t in texts):
+        found.add("footnotes")
+    if any("note(" in t for t in texts):
+        found.add("notes")
+    return frozenset(found)
+
+
+def use_for(document: weasyprint.HTML, texts=()) -> None:
+    """Lay ``document`` out with the user-agent rules that can apply to it; ``texts``: its HTML
+    and the text of the stylesheets it is laid out with (without them, every pseudo-element rule is kept)."""
+    names = names_in(document)
+    sheet = stylesheet_for(names, features_of(names, texts) if texts else frozenset(_PSEUDO_NEEDS.values()))
     document._ua_stylesheets = lambda forms=False: [sheet] + ([UA_FORM_STYLESHEET] if forms else [])
 
 
@@ -69,9 +96,16 @@ def _split(prelude: list) -> list[list]:
     return parts
 
 
+def needed(selector, names: frozenset[str], features: frozenset[str]) -> bool:
+    """Whether a parsed selector may apply to a document with these element names and features."""
+    wants = _PSEUDO_NEEDS.get(selector.pseudo_element)
+    return (wants is None or wants in features) and possible(selector, names)
+
+
 @lru_cache(maxsize=32)
-def stylesheet_for(names: frozenset[str]) -> weasyprint.CSS:
-    """The user-agent stylesheet for documents whose element names are ``names``."""
+def stylesheet_for(names: frozenset[str], features: frozenset[str] = frozenset(_PSEUDO_NEEDS.values())) -> weasyprint.CSS:
+    """The user-agent stylesheet for documents whose element names are ``names`` and which may
+    have ``features`` (of lists, footnotes, notes)."""
     kept = []
     for rule in tinycss2.parse_stylesheet(UA, skip_comments=True, skip_whitespace=True):
         if rule.type != "qualified-rule":
@@ -84,7 +118,7 @@ def stylesheet_for(names: frozenset[str]) -> weasyprint.CSS:
             except cssselect2.SelectorError:
                 wanted.append(part)  # WeasyPrint would skip it; leave that to WeasyPrint
                 continue
-            if any(possible(s, names) for s in parsed):
+            if any(needed(s, names, features) for s in parsed):
                 wanted.append(part)
         if wanted:
             prelude = ",".join(tinycss2.serialize(p).strip() for p in wanted)
