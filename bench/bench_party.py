@@ -29,6 +29,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -52,10 +53,49 @@ def chargen(*args: str) -> list[str]:
     return [sys.executable, "-m", "chargen", *args]
 
 
-def timed(cmd: list[str], root: Path = ROOT) -> float:
+CPU: dict[int, list[float]] = {}  # id of a list of wall times -> the CPU seconds of the same runs
+
+
+def _subreaper() -> bool:
+    """Become the parent of orphaned descendants (Linux), so a run's whole process tree is reaped
+    here and its CPU time counted (chargen's fork server outlives the main process by a moment)."""
+    try:
+        import ctypes
+
+        return ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0) == 0  # PR_SET_CHILD_SUBREAPER
+    except (OSError, AttributeError):
+        return False
+
+
+SUBREAPER = _subreaper()
+
+
+def _reap_all() -> None:
+    deadline = time.perf_counter() + 5
+    while time.perf_counter() < deadline:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            time.sleep(0.02)
+
+
+def _cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def timed(cmd: list[str], root: Path = ROOT, cpu: list[float] | None = None) -> float:
+    """Wall seconds of ``cmd``; its process tree's CPU seconds appended to ``cpu``."""
+    before = _cpu()
     start = time.perf_counter()
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env(root))
-    return time.perf_counter() - start
+    wall = time.perf_counter() - start
+    _reap_all()
+    if cpu is not None:
+        cpu.append(_cpu() - before)
+    return wall
 
 
 def find_chromium() -> str | None:
@@ -105,19 +145,20 @@ def side_by_side(count: int, runs: int, layout: str | None, before: Path | None 
         joined = work / "all.html"
         joined_html(html_dir, joined)
         ours, theirs, old = [], [], []
+        cpu_ours, cpu_theirs, cpu_old = [], [], []
         for run in range(runs):
             if before:
-                old.append(timed(chargen(*base, "--format", "pdf", "-o", str(work / "before")), before))
+                old.append(timed(chargen(*base, "--format", "pdf", "-o", str(work / "before")), before, cpu_old))
                 shutil.rmtree(work / "before")
             out = work / f"pdf-{run}"
-            ours.append(timed(chargen(*base, "--format", "pdf", "-o", str(out))))
+            ours.append(timed(chargen(*base, "--format", "pdf", "-o", str(out)), cpu=cpu_ours))
             pages = _pages(out / "party.pdf")
             shutil.rmtree(out)
             if browser:
                 profile = work / f"profile-{run}"
                 theirs.append(timed([browser, "--headless", "--no-sandbox", "--disable-gpu",
                                      "--no-pdf-header-footer", f"--user-data-dir={profile}",
-                                     f"--print-to-pdf={work / 'chromium.pdf'}", joined.as_uri()]))
+                                     f"--print-to-pdf={work / 'chromium.pdf'}", joined.as_uri()], cpu=cpu_theirs))
                 shutil.rmtree(profile, ignore_errors=True)
             print(f"  run {run + 1}: " + (f"chargen before {old[-1]:.2f} s, " if before else "")
                   + f"chargen {ours[-1]:.2f} s (party.pdf {pages} pages)"
@@ -131,6 +172,12 @@ def side_by_side(count: int, runs: int, layout: str | None, before: Path | None 
             if before:
                 print(f"  before ({before}): chargen {_spread(old)}; ratio chargen/chromium "
                       f"{statistics.median(old) / statistics.median(theirs):.2f}")
+            if SUBREAPER:
+                print(f"  CPU seconds (whole process tree, medians; less moved by other load): chargen "
+                      f"{statistics.median(cpu_ours):.2f}, chromium {statistics.median(cpu_theirs):.2f}, ratio "
+                      f"{statistics.median(cpu_ours) / statistics.median(cpu_theirs):.2f}"
+                      + (f"; before: chargen {statistics.median(cpu_old):.2f}, ratio "
+                         f"{statistics.median(cpu_old) / statistics.median(cpu_theirs):.2f}" if before else ""))
         else:
             print("; chromium: skipped: no chromium on PATH (Debian: apt-get install chromium)")
     finally:
@@ -176,13 +223,15 @@ def child_cold(out: str) -> dict:
     return {"steps": [(name, marks[i + 1][1] - marks[i][1]) for i, (name, _) in enumerate(marks[1:])]}
 
 
-def cold(runs: int) -> None:
+def cold(runs: int, before: Path | None = None) -> None:
     work = Path(tempfile.mkdtemp(prefix="bench-cold-"))
+    single = ("generate", "--system", "d100", "--seed", str(SEED), "--index", "7", "--format", "pdf", "-o")
     try:
-        walls, interp, steps = [], [], []
+        walls, old, interp, steps = [], [], [], []
         for run in range(runs):
-            walls.append(timed(chargen("generate", "--system", "d100", "--seed", str(SEED), "--index", "7",
-                                       "--format", "pdf", "-o", str(work / f"cli-{run}"))))
+            if before:
+                old.append(timed(chargen(*single, str(work / f"before-{run}")), before))
+            walls.append(timed(chargen(*single, str(work / f"cli-{run}"))))
             interp.append(timed([sys.executable, "-c", "pass"]))
             start = time.perf_counter()
             out = subprocess.run([sys.executable, __file__, "--child-cold", str(work / "x.pdf")], check=True,
@@ -191,7 +240,8 @@ def cold(runs: int) -> None:
             report = json.loads(out)["steps"]
             report.insert(0, ("interpreter start and exit", total - sum(s for _, s in report)))
             steps.append(report)
-        print(f"one sheet from a cold start (--index 7 --format pdf): {_spread(walls)}")
+        print(f"one sheet from a cold start (--index 7 --format pdf -o DIR: the sheet, party.pdf, index.html): "
+              f"{_spread(walls)}" + (f"; before: {_spread(old)}" if before else ""))
         print(f"  (a bare `python -c pass`: {statistics.median(interp):.3f} s)")
         names = [name for name, _ in steps[0]]
         medians = [statistics.median(r[i][1] for r in steps) for i in range(len(names))]
@@ -227,7 +277,7 @@ def main() -> None:
         for count in a.count or [50]:
             side_by_side(count, a.runs, a.layout, a.before)
     if not a.no_cold:
-        cold(a.runs)
+        cold(a.runs, a.before)
 
 
 if __name__ == "__main__":
