@@ -90,7 +90,8 @@ def timed(cmd: list[str], root: Path = ROOT, cpu: list[float] | None = None) -> 
     """Wall seconds of ``cmd``; its process tree's CPU seconds appended to ``cpu``."""
     before = _cpu()
     start = time.perf_counter()
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env(root))
+    # in the checkout's folder: `python -m` puts the current folder first on the module path
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env(root), cwd=root)
     wall = time.perf_counter() - start
     _reap_all()
     if cpu is not None:
@@ -107,7 +108,7 @@ def find_chromium() -> str | None:
 
 
 def has_option(option: str) -> bool:
-    out = subprocess.run(chargen("generate", "--help"), capture_output=True, text=True, env=env()).stdout
+    out = subprocess.run(chargen("generate", "--help"), capture_output=True, text=True, env=env(), cwd=ROOT).stdout
     return option in out
 
 
@@ -141,7 +142,7 @@ def side_by_side(count: int, runs: int, layout: str | None, before: Path | None 
         base = ["generate", "--system", "d100", "--seed", str(SEED), "--count", str(count), *layout_args]
         html_dir = work / "html"
         subprocess.run(chargen(*base, "--format", "html", "-o", str(html_dir)), check=True,
-                       stderr=subprocess.DEVNULL, env=env())
+                       stderr=subprocess.DEVNULL, env=env(), cwd=ROOT)
         joined = work / "all.html"
         joined_html(html_dir, joined)
         ours, theirs, old = [], [], []
@@ -235,7 +236,7 @@ def cold(runs: int, before: Path | None = None) -> None:
             interp.append(timed([sys.executable, "-c", "pass"]))
             start = time.perf_counter()
             out = subprocess.run([sys.executable, __file__, "--child-cold", str(work / "x.pdf")], check=True,
-                                 capture_output=True, text=True, env=env()).stdout
+                                 capture_output=True, text=True, env=env(), cwd=ROOT).stdout
             total = time.perf_counter() - start
             report = json.loads(out)["steps"]
             report.insert(0, ("interpreter start and exit", total - sum(s for _, s in report)))
