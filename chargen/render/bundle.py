@@ -33,8 +33,8 @@ RECYCLE = 100
 # A worker's garbage collector: the objects it starts with (WeasyPrint, the parsed stylesheet,
 # fonts) are frozen out of collection, and the young generation is collected every
 # GC_YOUNG allocations instead of Python's 700. A render makes hundreds of thousands of
-# short-lived objects; at the default threshold the collector runs about a thousand times a
-# sheet and costs 10-15% of it. Cycles are still collected, and RECYCLE bounds the rest.
+# short-lived objects; at the default threshold the collector runs hundreds of times a sheet
+# (measured: 3-10% of a sheet). Cycles are still collected, and RECYCLE bounds the rest.
 GC_YOUNG = 50_000
 ROSTER_ROWS = (40, 50)  # cover rows on the first page (under the title), then on each further page
 DEFAULT_PARTY_NAME = "The party"
