@@ -6,7 +6,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: test demo deps system-deps bench bench-render pictures clean
+.PHONY: test demo deps system-deps bench bench-render bench-party pictures clean
 
 $(STAMP): pyproject.toml
 	@$(MAKE) --no-print-directory system-deps
@@ -44,6 +44,9 @@ bench-render: deps
 # The README's pictures of each layout (docs/layouts/*.png), drawn with poppler's pdftoppm.
 pictures: deps
 	$(PY) tools/pictures.py
+
+bench-party: deps
+	$(PY) bench/bench_party.py
 
 clean:
 	rm -rf $(VENV) demo-party

@@ -38,6 +38,7 @@ from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import FatalURLFetchingError, URLFetcher, URLFetcherResponse
 
 from chargen.errors import RenderError
+from chargen.render import uasheet
 from chargen.render.templates import STYLESHEET, TemplateSet
 
 # Where libharfbuzz-subset is missing, WeasyPrint subsets fonts with fontTools,
@@ -132,8 +133,9 @@ class PdfMaker:
         self.fetcher = FolderFetcher(templates)
         self.font_config = FontConfiguration()
         self.base_url = templates.root.as_uri() + "/"
+        self.stylesheet = templates.stylesheet()
         with strict(templates, STYLESHEET):
-            self.css = weasyprint.CSS(string=templates.stylesheet(), base_url=self.base_url,
+            self.css = weasyprint.CSS(string=self.stylesheet, base_url=self.base_url,
                                       url_fetcher=self.fetcher, font_config=self.font_config)
 
     def render(self, html: str, what: str = "sheet", attachments: tuple[tuple[str, bytes], ...] = ()) -> Rendered:
@@ -143,6 +145,7 @@ class PdfMaker:
         identifier = digest.hexdigest()[:32].encode("ascii")
         with strict(self.templates, what):
             document = weasyprint.HTML(string=html, base_url=self.base_url, url_fetcher=self.fetcher)
+            uasheet.use_for(document, (html, self.stylesheet))  # the user-agent rules that can apply: the same look, faster
             document = document.render(font_config=self.font_config, stylesheets=[self.css])
             options = {"pdf_variant": self.variant} if self.variant else {}
             pdf = document.write_pdf(pdf_identifier=identifier, **options, attachments=[
