@@ -26,10 +26,11 @@ deps: $(STAMP)
 system-deps:
 	@python3 chargen/system_libraries.py --install
 
-# Two worker processes (pytest-xdist), each test's folders under one short base folder:
-# a worker pool's socket path must stay under the 108 characters AF_UNIX allows.
+# Two worker processes (pytest-xdist), a test file's tests in one of them, in order (the help
+# examples and README recipes run in sequence); each test's folders under one short base
+# folder: a worker pool's socket path must stay under the 108 characters AF_UNIX allows.
 test: deps
-	$(PY) -m pytest -n 2 --basetemp="$$(mktemp -d)/t"
+	$(PY) -m pytest -n 2 --dist loadfile --basetemp="$$(mktemp -d)/t"
 
 demo: deps
 	$(VENV)/bin/chargen generate --system d100 --seed 42 --count 6 --format json,html,pdf \

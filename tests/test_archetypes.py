@@ -243,3 +243,20 @@ def test_archetypes_with_rules_needs_a_system(tmp_path):
     assert r.exit_code == 2 and "Error: --rules needs --system: the module whose archetypes the overlays change" in r.stderr
     r = run("archetypes", "--system", "d100", "--rules", str(path))
     assert r.exit_code == 0 and r.stdout.splitlines()[-1].split()[:2] == ["d100", "pit_fighter"]
+
+
+@pytest.mark.parametrize("fmt, batch_file", [("csv", "roster.csv"), ("text", "blocks.txt")])
+def test_a_format_to_stdout_makes_the_characters_asked_for(tmp_path, fmt, batch_file):
+    """--archetype, --set and --require reach every format, written to stdout or to a folder."""
+    from click.testing import CliRunner
+
+    from chargen.cli import cli
+
+    args = ["generate", "--system", "d100", "--seed", "7", "--count", "2", "--archetype", "veteran_soldier",
+            "--set", "1:characteristics.str=18", "--require", "combat.hit_points>=12", "--format", fmt]
+    out = CliRunner().invoke(cli, args)
+    assert out.exit_code == 0, out.output
+    folder = CliRunner().invoke(cli, args + ["-o", str(tmp_path / "o")])
+    assert folder.exit_code == 0, folder.output
+    assert out.stdout_bytes == (tmp_path / "o" / batch_file).read_bytes()
+    assert "Soldier" in (tmp_path / "o" / batch_file).read_text(encoding="utf-8-sig")  # the profession

@@ -136,7 +136,7 @@ def test_an_engine_without_its_own_columns_gets_the_common_ones():
     doc = {"system": {"id": "toy", "name": "Toy", "version": "1", "engine": "toy"}, "seed": {"batch": 1, "index": 2},
            "identity": {"name": "Pip", "sex": "", "age": 3}}
     csv_bytes = FORMATS["csv"].join([FORMATS["csv"].part(doc)], BatchInfo("toy", "t"))
-    assert csv_bytes.decode("utf-8-sig") == "index,name,sex,age,system,seed\r\n2,Pip,,3,toy,1\r\n"
+    assert csv_bytes.decode("utf-8-sig") == "index,name,sex,age,system,seed,archetype\r\n2,Pip,,3,toy,1,\r\n"
     assert FORMATS["text"].part(doc) == "Pip\ntoy · Toy 1 · seed 1 · index 2 · 3\n"
 
 

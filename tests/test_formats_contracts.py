@@ -30,10 +30,10 @@ def batch(fmt: str, docs: list, title: str = "The party") -> bytes:
 # --- csv --------------------------------------------------------------------------------------------
 
 HEADERS = {
-    "d100": "index,name,sex,age,system,seed,background,STR,CON,SIZ,INT,POW,DEX,CHA,hit_points,pow_points,mov,"
+    "d100": "index,name,sex,age,system,seed,archetype,background,profession,years,STR,CON,SIZ,INT,POW,DEX,CHA,hit_points,pow_points,mov,"
             "damage_modifier,sr_siz,sr_dex,attack_bonus,parry_bonus,defence,armour,weapons,skills,money",
-    "kotm": "index,name,sex,age,system,seed,profession,level,sd,save_check,critical_fumble_damage,weapons",
-    "rtd": "index,name,sex,age,system,seed,STR,DEX,CON,INT,WIS,CHA,skills,weapons",
+    "kotm": "index,name,sex,age,system,seed,archetype,profession,level,sd,save_check,critical_fumble_damage,weapons",
+    "rtd": "index,name,sex,age,system,seed,archetype,STR,DEX,CON,INT,WIS,CHA,skills,weapons",
 }
 NUMERIC = {"index", "age", "seed", "STR", "CON", "SIZ", "INT", "POW", "DEX", "CHA", "WIS", "hit_points",
            "pow_points", "mov", "sr_siz", "sr_dex", "attack_bonus", "parry_bonus", "defence", "level", "sd",

@@ -230,7 +230,7 @@ def _stream(module, batch_seed: int, indices: range, fmts: tuple[str, ...], sing
         raise click.UsageError(f"without -o, give exactly one --format ({', '.join(FORMAT_NAMES[:-1])} "
                                f"or {FORMAT_NAMES[-1]})")
     if fmts[0] not in ("json", "yaml") and fmts[0] not in SHEET_FORMATS:
-        _other_to_stdout(module, batch_seed, indices, fmts[0], options)
+        _other_to_stdout(module, batch_seed, indices, fmts[0], options, request)
         return
     if fmts[0] in SHEET_FORMATS:
         if len(indices) != 1:
@@ -244,7 +244,7 @@ def _stream(module, batch_seed: int, indices: range, fmts: tuple[str, ...], sing
     write_stream(fmts[0], docs, sys.stdout)  # each document as it is made: memory stays flat
 
 
-def _other_to_stdout(module, batch_seed: int, indices: range, name: str, options) -> None:
+def _other_to_stdout(module, batch_seed: int, indices: range, name: str, options, request) -> None:
     """A format for other tools: its batch file (a roster, blocks, a MEG list) for any count,
     else its one file for one character."""
     from chargen.batch import batch_title
@@ -254,12 +254,12 @@ def _other_to_stdout(module, batch_seed: int, indices: range, name: str, options
     fmt = FORMATS[name]
     fmt.check_engine(module.engine)
     if fmt.batch_file and fmt.batch_holds_characters and not (fmt.per_character and len(indices) == 1):
-        parts = [fmt.part(doc) for doc in characters(module, batch_seed, indices)]
+        parts = [fmt.part(doc) for doc in characters(module, batch_seed, indices, request)]
         data = fmt.join(parts, BatchInfo(module.engine, batch_title(options)))
     elif len(indices) != 1:
         raise click.UsageError(f"without -o, {name} is written for one character only (use -o DIR for a batch)")
     else:
-        data = fmt.to_bytes(next(iter(characters(module, batch_seed, indices))))
+        data = fmt.to_bytes(next(iter(characters(module, batch_seed, indices, request))))
     sys.stdout.buffer.write(data)
     sys.stdout.buffer.flush()
 

@@ -42,6 +42,7 @@ COMMON: tuple[Column, ...] = (
     ("age", lambda d: d["identity"].get("age", "")),
     ("system", lambda d: d["system"]["id"]),
     ("seed", lambda d: d["seed"]["batch"]),
+    ("archetype", lambda d: (d.get("archetype") or {}).get("label", "")),
 )
 
 
@@ -57,6 +58,8 @@ def _d100_chars(key: str) -> Column:
 
 _D100 = (
     ("background", lambda d: d["background"]["label"]),
+    ("profession", lambda d: d["experience"]["profession"]["label"] if d.get("experience") else ""),
+    ("years", lambda d: d["experience"]["years"] if d.get("experience") else ""),
     *(_d100_chars(k) for k in ("str", "con", "siz", "int", "pow", "dex", "cha")),
     ("hit_points", lambda d: d["combat"]["hit_points"]),
     ("pow_points", lambda d: d["combat"]["pow_points"]),

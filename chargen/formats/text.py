@@ -5,7 +5,8 @@ The grammar (documented in the README; tests parse it with regular expressions):
 * a block is lines ending in ``\\n``; blocks are separated by a line holding
   exactly :data:`SEPARATOR` (``---``);
 * line 1 is the character's name; line 2 ``<system id> · <system name> <version>
-  · seed <batch> · index <i>`` then the identity facts, ``" · "`` between them;
+  · seed <batch> · index <i>`` then the identity facts (sex, age, background or profession,
+  d100 previous experience, the archetype), ``" · "`` between them;
 * every further line is either figures (``STR 13 CON 15 ...`` and
   ``Label value`` pairs, ``" · "`` between concerns) or ``Label: item; item``
   (locations, weapons, skills, armour ...).
@@ -35,7 +36,8 @@ def _list(label: str, items) -> str | None:
 def _head(doc: dict, facts: list) -> list[str]:
     s, seed, who = doc["system"], doc["seed"], doc["identity"]
     line2 = [f"{s['id']}{DOT}{s['name']} {s['version']}", f"seed {seed['batch']}", f"index {seed['index']}",
-             *(who[k] for k in ("sex", "age") if who.get(k) not in (None, "")), *facts]
+             *(who[k] for k in ("sex", "age") if who.get(k) not in (None, "")), *facts,
+             *([doc["archetype"]["label"]] if doc.get("archetype") else [])]
     return [_one_line(who["name"]), DOT.join(_one_line(f) for f in line2)]
 
 
@@ -66,7 +68,9 @@ def d100(doc: dict) -> list[str]:
     c, k = doc["combat"], doc["characteristics"]
     chars = " ".join(f"{key.upper()} {value}" for key, value in k.items())
     sr = c["strike_ranks"]
-    return _head(doc, [doc["background"]["label"]]) + [
+    xp = doc.get("experience")
+    years = f"{xp['profession']['label']} {xp['years']} years" if xp else None
+    return _head(doc, [doc["background"]["label"], *([years] if years else [])]) + [
         DOT.join([chars, f"Move {c['mov']}", f"HP {c['hit_points']}", f"POW points {c['pow_points']}",
                   f"DM {c['damage_modifier']}", f"SR SIZ {sr['siz']} DEX {sr['dex']}"]),
         DOT.join([f"Attack {c['attack']:+d}%", f"Parry {c['parry']:+d}%", f"Defence {c['defence']}%"]),

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import jinja2
 from markupsafe import Markup
 
+from chargen.edits import reproduce
 from chargen.errors import RenderError
 from chargen.render import bounds
 from chargen.render import standalone as standalone_check
@@ -158,8 +159,6 @@ class HtmlRenderer:
             return self.collection([(doc, extra)], layout, standalone)
         name = self.templates.sheet_template(entry)
         extra = engine_extra(doc, (), layout) if extra is None else extra
-        from chargen.edits import reproduce
-
         html = self._render(name, c=doc, extra=extra, paper=self.paper, stylesheet=self.style(standalone),
                             reproduce=reproduce(doc))
         return self.standalone(html, f"sheet of '{doc['identity']['name']}'") if standalone else html
@@ -177,7 +176,7 @@ class HtmlRenderer:
             if entry is None or not entry.fragment:
                 raise RenderError(f"{self.templates.label}: no {layout} layout for engine "
                                   f"'{doc['system']['engine']}'")
-            items.append({"n": n, "c": doc, "extra": engine_extra(doc, (), layout) if extra is None else extra,
+            items.append({"n": n, "anchor": len(items), "reproduce": reproduce(doc), "c": doc, "extra": engine_extra(doc, (), layout) if extra is None else extra,
                           "template": self.templates.sheet_template(entry)})
         title = party["name"] if party else items[0]["c"]["identity"]["name"]
         groups = group_by_archetype(items) if party and layout == "block" else [{"label": None, "members": items}]
