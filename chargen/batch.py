@@ -460,6 +460,11 @@ def _stopped(record: _Record, total: int, cause: BaseException) -> None:
     else:
         return
     n = len(record.result.written)
+    from chargen.require import RequireError
+
+    # a --require no attempt meets fails the same way on every run: --resume cannot finish it
+    then = ("loosen the --require (it is in the manifest: start again in a new folder, or with --force)"
+            if isinstance(cause, RequireError) else "run the same command with --resume to finish it")
     raise BatchIncomplete(
         f"batch incomplete: {why}; {n} of {total} character{'s' if total != 1 else ''} complete in '{folder}'"
-        f"{saved}; run the same command with --resume to finish it", n, total, code) from cause
+        f"{saved}; {then}", n, total, code) from cause

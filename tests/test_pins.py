@@ -178,3 +178,11 @@ def test_party_file_lines_take_pins(tmp_path):
     assert f"{party}:5: members[0].set.characteristics.str: characteristics.str=40: the rules give 3 to 18 " \
            f"(3D6 in characteristics.yaml, or an archetype's dice)\n" in r.output
     assert f"{party}:5: members[0].set.lvl: lvl: not a path that can be pinned (expected one of: identity.name, " in r.output
+
+
+def test_a_constraint_never_met_in_a_folder_does_not_advise_resume(tmp_path):
+    """No run meets it: the line says so, and never that --resume would finish the batch."""
+    r = run("generate", "--system", "rtd", "--seed", "42", "--require", "stats.str>=25", "-o", str(tmp_path / "o"))
+    assert r.exit_code == 1
+    assert "no attempt of 10000 meets stats.str>=25" in r.output and "--resume" not in r.output
+    assert "loosen the --require" in r.output
