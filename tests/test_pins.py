@@ -186,3 +186,13 @@ def test_a_constraint_never_met_in_a_folder_does_not_advise_resume(tmp_path):
     assert r.exit_code == 1
     assert "no attempt of 10000 meets stats.str>=25" in r.output and "--resume" not in r.output
     assert "loosen the --require" in r.output
+
+
+def test_a_skill_pin_allows_what_an_archetype_rolls():
+    """A duelist's swordplay XP is rolled on the archetype's own dice (3D10+15): a pin in that range is no error."""
+    r = run("generate", "--system", "rtd", "--archetype", "duelist", "--seed", "1", "--index", "0",
+            "--set", "skills.swordplay.xp=40")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["pins"] == {"skills.swordplay.xp": 40}
+    r = run("generate", "--system", "rtd", "--seed", "1", "--set", "skills.swordplay.xp=60")
+    assert r.exit_code == 1 and "the rules give 1 to 45 (3D10-2 in skills.yaml generation.xp, or an archetype's dice)" in r.output

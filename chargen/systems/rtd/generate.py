@@ -29,8 +29,10 @@ def pin_targets(rules: RtdRules) -> dict[str, PinTarget]:
         out[f"stats.{s.id}"] = PinTarget("int", rules.stat_min, rules.stat_max, where="stats.yaml range")
     xp = rules.skill_xp
     for skill_id, _ in rules.skill_pool:
-        out[f"skills.{skill_id}.xp"] = PinTarget("int", max(0, xp.minimum), xp.maximum,
-                                                 where=f"{xp} in skills.yaml generation.xp")
+        own = [d for a in rules.archetypes.values() for sid, _, d in (a.skills or ()) if sid == skill_id]
+        where = f"{xp} in skills.yaml generation.xp" + (", or an archetype's dice" if own else "")
+        out[f"skills.{skill_id}.xp"] = PinTarget("int", max(0, min(d.minimum for d in (xp, *own))),
+                                                 max(d.maximum for d in (xp, *own)), where=where)
     return out
 
 
