@@ -155,6 +155,11 @@ def test_every_problem_of_a_bad_party_file(tmp_path):
     ]
     r = run("rules", "check", path)
     assert r.exit_code == 1 and len(r.stdout.splitlines()) == 11 and r.stderr == "chargen: 11 problems found\n"
+    made = run("party", path, "-o", tmp_path / "out")  # every problem, in line order, and nothing written
+    lines = [line.replace(str(tmp_path) + "/", "") for line in made.stderr.splitlines()]
+    assert made.exit_code == 1 and len(lines) == 11 and all(line.startswith("Error: party.yaml:") for line in lines)
+    assert [int(line.split(":")[2]) for line in lines] == sorted(int(line.split(":")[2]) for line in lines)
+    assert not (tmp_path / "out").exists()
 
 
 @pytest.mark.parametrize("body, problems", [

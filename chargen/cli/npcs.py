@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from pathlib import Path
 
 import click
@@ -11,7 +13,7 @@ from chargen.cli.options import (
     Integer, jobs_option, jobs_or_cores, make_request, progress_bar, request_options, resolve_seed, rules_options,
     seed_option,
 )
-from chargen.errors import printable
+from chargen.errors import RulesError, printable
 
 
 @cli.command("archetypes")
@@ -102,7 +104,12 @@ def party_cmd(file: Path, output: Path, force: bool, resume: bool, paper: str, j
     from chargen.party import read_party
     from chargen.render.bundle import SheetOptions
 
-    party, module = read_party(file, overlays, rules_dirs)
+    try:
+        party, module = read_party(file, overlays, rules_dirs)
+    except RulesError as e:  # every problem of the file, in line order, one line each
+        for problem in sorted(e.problems, key=_line_number):
+            click.echo(f"Error: {problem}", err=True)
+        raise SystemExit(1) from None
     sheets = SheetOptions(formats=tuple(f for f in party.formats if f in ("html", "pdf")), paper=paper,
                           jobs=jobs or 0, party_name=party.name, layout=party.layout or "sheet",
                           cards_per_page=party.cards_per_page)
@@ -116,3 +123,9 @@ def party_cmd(file: Path, output: Path, force: bool, resume: bool, paper: str, j
     verb = "resumed" if resume else "wrote"
     click.echo(printable(f"chargen: {verb} {party.name}: {len(result.written)} {module.id} characters "
                          f"({counts}) to {output}"), err=True)
+
+
+def _line_number(problem: str) -> int:
+    """The line a ``file:line: key: problem`` line points at (0 when it names none)."""
+    match = re.match(r"[^:]*:(\d+):", problem)
+    return int(match.group(1)) if match else 0
