@@ -258,3 +258,15 @@ def test_a_meg_npc_from_elsewhere_keeps_every_field_chargen_reads():
     for key in ("damage_modifier", "magic_points", "movement"):
         assert again["attributes"][key] == original["attributes"][key]
     assert again["notes"].endswith(original["notes"])
+
+
+def test_a_meg_weapon_the_rules_know_gets_their_strike_rank_and_minimums():
+    """A MEG weapon matched by name to a D100 II weapon takes the rules' SR (melee: SIZ + DEX + the
+    weapon's; missile: DEX) and its minimum STR and DEX, which MEG does not carry."""
+    from chargen.readers import read_documents
+
+    _, doc = read_documents(EXAMPLE)[0]
+    sr = doc["combat"]["strike_ranks"]
+    axe, javelin = (next(w for w in doc["weapons"] if w["label"] == n) for n in ("Battle axe", "Javelin"))
+    assert axe["sr"] == sr["siz"] + sr["dex"] + 3 and (axe["min_str"], axe["min_dex"]) == (13, 9)
+    assert javelin["sr"] == sr["dex"] and (javelin["min_str"], javelin["min_dex"]) == (9, 9)

@@ -262,11 +262,11 @@ class NpcReader:
             "damage": damage,
             "damage_modifier": (combat["damage_modifier"] if w.get("add_damage_modifier") else "0")
             if damage else None,
-            "sr": None, "range": rng,
+            "sr": _strike_rank(kind, rule, combat), "range": rng,
             "ap": _int(w["ap"], f"{where}.ap") if kind == "shield" and "ap" in w else None,
             "hp": _int(w.get("hp", 0), f"{where}.hp"), "enc": 0,
             "special": special if special in ("impale", "slash", "crush") else None,
-            "min_str": 0, "min_dex": 0, "hands": 2 if "2h" in kind_of else 1, "below_minimum": None,
+            "min_str": rule.min_str if rule else 0, "min_dex": rule.min_dex if rule else 0, "hands": 2 if "2h" in kind_of else 1, "below_minimum": None,
         }
 
     def armour(self, locations: list[dict]) -> list[dict]:
@@ -362,3 +362,13 @@ def read_meg(data: object, label: str, notice: Notice) -> list[tuple[str, dict]]
     if extra:
         notice(f"{label}: additional_features: {len(extra)} party feature{'s' if len(extra) != 1 else ''}; not read")
     return out
+
+
+def _strike_rank(kind: str, rule, combat: dict) -> int | None:
+    """A weapon's strike rank as the D100 II rules give it (the weapon matched by name: melee SIZ + DEX
+    + the weapon's SR, missile the DEX SR), None for a shield or a weapon the rules do not know."""
+    sr = combat.get("strike_ranks") or {}
+    siz, dex = sr.get("siz"), sr.get("dex")
+    if rule is None or rule.kind != kind or kind == "shield" or not isinstance(dex, int) or not isinstance(siz, int):
+        return None  # not the weapon the rules know by that name
+    return dex if kind == "missile" else siz + dex + rule.sr
