@@ -50,6 +50,12 @@ HOSTILE = {
     "a list grown by append, printed": ("{% set s = 'x' * 1000000 %}{% set ns = namespace(l=[]) %}"
                                         "{% for i in range(3) %}{{ ns.l.append(s) }}{% endfor %}{{ ns.l }}",
                                         "over the limit"),
+    "a list weighed, then grown by append, printed": (
+        "{% set s = 'x' * 1000000 %}{% set ns = namespace(l=[s]) %}{{ ns.l | length }}"
+        "{% for i in range(3) %}{{ ns.l.append(s) }}{% endfor %}{{ ns.l }}", "over the limit"),
+    "a dict weighed, then grown by update, printed": (
+        "{% set s = 'x' * 1000000 %}{% set d = {'a': s} %}{{ d | length }}"
+        "{{ d.update({'b': s}) }}{{ d.update({'c': s}) }}{{ d }}", "over the limit"),
     "lipsum": ("{{ lipsum(n=10**9) }}", "'lipsum' is undefined"),
     "division by zero": ("\n\n{{ 1 / 0 }}", "d100.html.j2:3: ZeroDivisionError: division by zero"),
     "a TypeError in a filter": ("{{ c.identity.name | round }}", "d100.html.j2:1: TypeError: "),

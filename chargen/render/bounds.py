@@ -29,7 +29,7 @@ import string
 import time
 from collections.abc import Iterable, Iterator, Mapping
 
-from jinja2.sandbox import safe_range
+from jinja2.sandbox import modifies_known_mutable, safe_range
 
 # Limits of one render (a sheet, a cover page or an index). A built-in D100 II sheet
 # takes about 2,000 steps and outputs about 0.3 MB (standalone HTML, fonts included).
@@ -56,6 +56,12 @@ class Budget:
         self.steps = 0
         self.built = 0
         self.deadline = clock() + MAX_SECONDS
+        # id -> (container, weight) of the containers weighed so far: a template passes the same
+        # document or list to many calls and filters, and weighing it afresh each time made a page of
+        # twelve stat blocks spend 0.3 s in weight(). Emptied by every call of a method that changes
+        # a container (``list.append``, ``dict.update``: see before_call); holding each container
+        # keeps its id from being reused by another.
+        self.weights: dict[int, tuple[object, int]] = {}
 
     def step(self, n: int = 1) -> None:
         self.steps += n
@@ -122,9 +128,23 @@ _CONTAINERS = (list, tuple, dict, set, frozenset)
 
 def weight(value: object, limit: int = MAX_VALUE) -> int:
     """The characters and items of ``value`` counted through nested containers, as far as ``limit``:
-    what turning it into text costs. Past the limit, :class:`LimitExceeded`."""
+    what turning it into text costs. Past the limit, :class:`LimitExceeded`. Within a render, a
+    container already weighed (and not changed since) is not weighed again."""
     if not isinstance(value, _CONTAINERS):
         return shallow_size(value)
+    b = _current.get()
+    known = b.weights.get(id(value)) if b is not None else None
+    if known is not None:
+        if known[1] > limit:
+            raise LimitExceeded(too_big(f"more than {limit:,}"))
+        return known[1]
+    total = _weigh(value, limit)
+    if b is not None:
+        b.weights[id(value)] = (value, total)
+    return total
+
+
+def _weigh(value: object, limit: int) -> int:
     total, stack = 0, [value]
     while stack:
         item = stack.pop()
@@ -300,6 +320,10 @@ def before_call(obj, args: tuple, kwargs: dict) -> None:
     check_text(*args, *kwargs.values())
     method = getattr(obj, "__name__", "")
     owner = getattr(getattr(obj, "__wrapped__", obj), "__self__", None)  # the sandbox wraps str.format
+    if owner is not None and modifies_known_mutable(owner, method):
+        b = _current.get()
+        if b is not None:
+            b.weights.clear()  # the call changes a container: what was weighed may have grown
     if not isinstance(owner, str):
         return
     given = [*args, *kwargs.values()]
