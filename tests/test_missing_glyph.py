@@ -66,9 +66,10 @@ def test_the_message_names_the_character_and_the_package():
 
 
 @pytest.mark.skipif(not Path("/etc/fonts/fonts.conf").is_file(), reason="needs fontconfig's /etc/fonts/fonts.conf")
-def test_a_missing_glyph_fails_its_sheet_alone_and_resume_finishes_the_batch(tmp_path):
+@pytest.mark.parametrize("layout", ["sheet", "block"])  # party.pdf's cover, or its collection, is laid out
+def test_a_missing_glyph_fails_its_sheet_alone_and_resume_finishes_the_batch(tmp_path, layout):  # early
     (tmp_path / "odd.yaml").write_text(OVERLAY, "utf-8")
-    args = ("generate", "--system", "rtd", "--seed", 3, "--count", 6, "--rules", "odd.yaml",
+    args = ("generate", "--system", "rtd", "--seed", 3, "--count", 6, "--rules", "odd.yaml", "--layout", layout,
             "--format", "json,pdf", "-o", "out", "--jobs", 2)
     first = chargen(*args, cwd=tmp_path)
     assert first.returncode == 1
@@ -106,3 +107,16 @@ def test_render_draws_the_rest_and_names_the_one_it_cannot(tmp_path):
     assert "1 sheet could not be drawn: sheet of 'Bob \\U000f0001' (index 0): no installed font can draw U+F0001" \
         in result.stderr
     assert len(list((tmp_path / "prints").glob("0001-*.pdf"))) == 1
+
+
+def test_a_missing_glyph_crosses_from_a_worker_intact():
+    """Raised in a worker (party.pdf's cover is laid out while a sheet that fails is still in
+    flight), it is pickled to the main process: unpicklable, it stopped the pool for good."""
+    import pickle
+
+    from chargen.render.glyphs import MissingGlyph
+
+    e = pickle.loads(pickle.dumps(MissingGlyph("party cover", "U+E000 is in no installed font", 0xE000)))
+    assert isinstance(e, MissingGlyph)
+    assert (str(e), e.detail, e.code_point) == ("party cover: U+E000 is in no installed font",
+                                                "U+E000 is in no installed font", 0xE000)

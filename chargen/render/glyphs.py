@@ -43,7 +43,10 @@ class MissingGlyph(RenderError):
 
     def __init__(self, what: str, detail: str, code_point: int):
         super().__init__(f"{what}: {detail}")
-        self.detail, self.code_point = detail, code_point
+        self.what, self.detail, self.code_point = what, detail, code_point
+
+    def __reduce__(self):  # raised in a worker, it is pickled to the main process
+        return type(self), (self.what, self.detail, self.code_point)
 
 
 def package_for(code_point: int) -> str | None:
