@@ -383,16 +383,20 @@ def _draw_batch(job: _Job, indices: range, state: ResumeState, record: _Record, 
     from chargen.render.bundle import SheetStage
 
     kept: dict[int, tuple[dict, bool]] = {}  # by index: sha256 of the files written or kept, and whether new
+    made: dict[int, dict] = {}  # the characters made before drawing starts (see SheetStage.collection_first)
 
     def tasks():
         for i in indices:
-            task, digests, new = _prepare(job, i, state)
+            task, digests, new = _prepare(job, i, state, made.pop(i, None))
             kept[i] = digests, new
             if job.whole:
                 record.parts[i] = _parts(job, task.doc)
             yield task
 
     with SheetStage(job.folder, options, job.sheets, (job.module,), work=len(indices)) as stage:
+        if stage.collects:
+            made.update(_made_first(job, indices))
+            stage.collection_first([(i, made[i]) for i in indices if i in made])
         for task, drawn in stage.draw(tasks()):
             index = task.index
             digests, new = kept.pop(index)
@@ -414,8 +418,18 @@ def _draw_batch(job: _Job, indices: range, state: ResumeState, record: _Record, 
         stage.check_failed()
 
 
-def _prepare(job: _Job, index: int, state: ResumeState):
-    """Make character ``index``; write its data files unless it is done; the sheet task for it.
+def _made_first(job: _Job, indices: range) -> dict[int, dict]:
+    """Every character of the batch, made before any is drawn; none when one cannot be made (a
+    --require no attempt meets), which then fails in its turn, after the characters before it."""
+    try:
+        return {i: job.make(i) for i in indices}
+    except ChargenError:
+        return {}
+
+
+def _prepare(job: _Job, index: int, state: ResumeState, doc: dict | None = None):
+    """Make character ``index`` (unless ``doc`` is it, made already); write its data files unless
+    it is done; the sheet task for it.
 
     A character listed with a file to make again keeps the sheets still there as
     recorded (:func:`chargen.manifest.resume_state` checked their sha256); its
@@ -424,7 +438,7 @@ def _prepare(job: _Job, index: int, state: ResumeState):
     character counts as new (not listed, or a data file gone)."""
     from chargen.render.bundle import SheetTask
 
-    doc = job.make(index)
+    doc = job.make(index) if doc is None else doc
     stem = character_stem(index, doc["identity"]["name"])
     files = _file_names(job, stem)
     if index in state.done:

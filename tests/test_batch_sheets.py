@@ -240,3 +240,36 @@ def test_ctrl_c_to_the_whole_process_group_leaves_complete_files_and_one_line(tm
     assert proc.returncode == 130, err
     assert err.count("\n") == 1 and err.startswith("Error: batch incomplete: interrupted; "), err
     assert [p.name for p in out.iterdir() if p.name.endswith(".part")] == []
+
+
+@pytest.mark.parametrize("layout", ["sheet", "block", "card"])
+def test_party_pdf_laid_out_beside_the_sheets_is_the_one_laid_out_after_them(tmp_path, monkeypatch, layout):
+    """party.pdf's cover (sheet layout) or collection (block, card) is handed to the workers before
+    the last sheets are done; the bytes are those of laying it out after every sheet."""
+    from chargen.render.bundle import SheetStage
+
+    args = ["generate", "--seed", "8", "--count", "5", "--format", "json,pdf", "--layout", layout, "--jobs", "2"]
+    assert run(*args, "-o", tmp_path / "early").exit_code == 0
+    monkeypatch.setattr(SheetStage, "cover_first", lambda self, in_flight: None)
+    monkeypatch.setattr(SheetStage, "collection_first", lambda self, docs: None)
+    assert run(*args, "-o", tmp_path / "late").exit_code == 0
+    assert snapshot(tmp_path / "early") == snapshot(tmp_path / "late")
+
+
+def test_a_cover_laid_out_on_a_wrong_guess_is_laid_out_again(tmp_path, monkeypatch):
+    """The early cover guesses the page counts of the sheets still in flight; when the guess is
+    wrong (here: made wrong on purpose), the cover is laid out again from the true counts."""
+    from chargen.render import bundle
+
+    args = ["generate", "--seed", "8", "--count", "5", "--format", "pdf", "--jobs", "2"]
+    assert run(*args, "-o", tmp_path / "right").exit_code == 0
+    real, laid = bundle.PartyPdf.lay_out_cover, []
+
+    def wrong(self, pool, party):
+        laid.append(party["sheet_pages"])
+        real(self, pool, {**party, "sheet_pages": party["sheet_pages"] + 1})
+
+    monkeypatch.setattr(bundle.PartyPdf, "lay_out_cover", wrong)
+    assert run(*args, "-o", tmp_path / "wrong").exit_code == 0
+    assert laid == [5]
+    assert snapshot(tmp_path / "wrong") == snapshot(tmp_path / "right")

@@ -398,7 +398,8 @@ def test_a_manifest_listing_a_character_twice_is_refused(tmp_path):
 # --- 12. workers and their temporary folders -------------------------------------------------
 
 
-def test_never_more_sheet_workers_than_characters(tmp_path, monkeypatch):
+def test_never_more_sheet_workers_than_pieces_of_work(tmp_path, monkeypatch):
+    """One worker a character, and one for party.pdf's cover (laid out beside the sheets)."""
     started = []
     real = bundle._pool
 
@@ -411,7 +412,7 @@ def test_never_more_sheet_workers_than_characters(tmp_path, monkeypatch):
     assert run("generate", "--seed", "1", "-o", tmp_path / "b").exit_code == 0
     saved = next((tmp_path / "b").glob("0000-*.json"))
     assert run("render", saved, "--format", "html", "--jobs", "64", "-o", tmp_path / "c").exit_code == 0
-    assert started == [1, 1]
+    assert started == [2, 1]
 
 
 @pytest.mark.parametrize("args", [

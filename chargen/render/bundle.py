@@ -38,6 +38,7 @@ RECYCLE = 100
 # (measured: 3-10% of a sheet). Cycles are still collected, and RECYCLE bounds the rest.
 GC_YOUNG = 50_000
 ROSTER_ROWS = (40, 50)  # cover rows on the first page (under the title), then on each further page
+EARLY_COVER = 2  # the most cover pages laid out before the last sheets are done (see SheetStage.cover_first)
 DEFAULT_PARTY_NAME = "The party"
 
 
@@ -229,6 +230,14 @@ def draw(renderer: SheetRenderer, formats: dict[str, Format], folder: Path, task
     return Drawn(digests, [list(f) for f in renderer.extra(task.doc).get("roster", [])])
 
 
+def _summary(task: SheetTask, index: int, pages: int, roster: list) -> SheetSummary:
+    doc = task.doc
+    archetype = doc.get("archetype")
+    return SheetSummary(task.stem, index, doc["identity"]["name"], f"{doc['system']['name']} {doc['system']['version']}",
+                        doc["seed"]["batch"], dict(task.files), pages, roster,
+                        archetype.get("label", "") if isinstance(archetype, dict) else "")
+
+
 def _cover(party: dict) -> bytes:
     # plain bytes: unpickling a Rendered would import WeasyPrint (a second or so) in the main process
     return _ready().cover(party).pdf
@@ -260,14 +269,18 @@ def _pool(options: SheetOptions, formats: tuple[Format, ...], modules: tuple, wo
                         maxtasksperchild=RECYCLE)
 
 
-def _in_order(pool, folder: Path, tasks: Iterable[SheetTask], window: int) -> Iterator[tuple[SheetTask, Drawn]]:
-    """``(task, drawn)`` for ``tasks``, in order, with at most ``window`` tasks in flight."""
+def _in_order(pool, folder: Path, tasks: Iterable[SheetTask], window: int,
+              last: Callable[[list[SheetTask]], None] | None = None) -> Iterator[tuple[SheetTask, Drawn]]:
+    """``(task, drawn)`` for ``tasks``, in order, with at most ``window`` tasks in flight; once the
+    last task is handed out, ``last`` is called with the tasks still in flight."""
     pending: deque = deque()
     for task in tasks:
         pending.append((task, pool.apply_async(_sheet, (folder, task))))
         if len(pending) >= window:
             task, result = pending.popleft()
             yield task, result.get()
+    if last is not None:
+        last([task for task, _ in pending])
     while pending:
         task, result = pending.popleft()
         yield task, result.get()
@@ -311,7 +324,10 @@ class SheetStage:
         self.failed: list[str] = []  # the sheets that could not be drawn, each a line saying why
         self.pool = None
         self.party: PartyPdf | None = None
-        self.workers = max(1, min(options.workers, work)) if work is not None else options.workers
+        # never more workers than pieces of work: the characters, and party.pdf's cover or collection
+        # (laid out beside the last sheets: with one character, on a second worker)
+        pieces = None if work is None else work + (PARTY_PDF in self.batch_files)
+        self.workers = max(1, min(options.workers, pieces)) if pieces is not None else options.workers
         self.scratch: str | None = None
 
     def __enter__(self) -> SheetStage:
@@ -344,9 +360,23 @@ class SheetStage:
         if self.scratch:
             shutil.rmtree(self.scratch, ignore_errors=True)
 
+    @property
+    def collects(self) -> bool:
+        """Whether party.pdf is a collection (the block or card layout: its characters laid out together)."""
+        return self.party is not None and self.options.layout != "sheet"
+
+    def collection_first(self, docs: list[tuple[int, dict]]) -> None:
+        """Start laying out party.pdf's collection of ``docs`` (``(index, document)``, every character
+        of the batch in order) before the characters' own PDFs, so that it is laid out beside them
+        and not after them on one worker alone. It is used when every one of them is drawn; else
+        the collection of those drawn is laid out at the end, as without this call."""
+        if self.collects and docs:
+            self.party.lay_out(self.pool, docs)
+
     def draw(self, tasks: Iterable[SheetTask]) -> Iterator[tuple[SheetTask, Drawn]]:
         """Draw ``tasks`` (in order), appending each sheet to party.pdf as it completes."""
-        for task, drawn in _in_order(self.pool, self.folder, tasks, 2 * self.workers + 2):
+        early_cover = self.cover_first if self.party and not self.collects else None
+        for task, drawn in _in_order(self.pool, self.folder, tasks, 2 * self.workers + 2, early_cover):
             if drawn.failed:
                 self.failed.append(drawn.failed)
                 yield task, drawn
@@ -361,12 +391,26 @@ class SheetStage:
             else:
                 pages = self.party.add(self.folder / task.files["pdf"], doc["identity"]["name"],
                                        embedded) if self.party else 0
-            archetype = doc.get("archetype")
-            self.sheets.append(SheetSummary(task.stem, index, doc["identity"]["name"],
-                                            f"{doc['system']['name']} {doc['system']['version']}",
-                                            doc["seed"]["batch"], dict(task.files), pages, drawn.roster,
-                                            archetype.get("label", "") if isinstance(archetype, dict) else ""))
+            self.sheets.append(_summary(task, index, pages, drawn.roster))
             yield task, drawn
+
+    def cover_first(self, in_flight: list[SheetTask]) -> None:
+        """The sheet layout, once the last sheet is handed out: lay party.pdf's cover out now, on
+        the worker that frees first, guessing that the sheets still in flight have as many pages
+        as most sheets so far. At the end it is used when the guess held (the cover is the same),
+        else laid out again: so only for a cover of at most ``EARLY_COVER`` pages, whose second
+        layout costs little."""
+        from collections import Counter
+
+        from chargen.render.html import engine_extra
+
+        if len(roster_parts([None] * (len(self.sheets) + len(in_flight)))) > EARLY_COVER:
+            return
+        pages = Counter(s.pages for s in self.sheets).most_common(1)[0][0] if self.sheets else 1
+        guessed = [_summary(task, task.doc["seed"]["index"] if task.index is None else task.index, pages,
+                            [list(f) for f in engine_extra(task.doc, self.modules, "sheet").get("roster", [])])
+                   for task in in_flight]
+        self.party.lay_out_cover(self.pool, party_summary(self.sheets + guessed, self.options))
 
     def finish(self, manifest: dict | None = None) -> Iterator[tuple[str, str]]:
         """Write the batch files (party.pdf, then index.html): ``(name, sha256)`` as each is written.
@@ -453,6 +497,8 @@ class PartyPdf:
         self.file = os.fdopen(create_new(self.tmp), "wb")  # closed by finish() or discard()
         self.writer = PdfConcatenator(self.file, options.title)
         self.docs: list[tuple[int, dict]] = []  # block and card layouts: (number, character), laid out in finish()
+        self.early: tuple[list[tuple[int, dict]], list] | None = None  # docs, and their collection's parts in the pool
+        self.cover: tuple[dict, list] | None = None  # the sheet layout: a cover's summary, and its parts in the pool
 
     def add(self, path: Path, name: str, embedded: tuple[str, bytes] | None = None) -> int:
         """Append one sheet PDF (and embed its character's document); its page count."""
@@ -468,25 +514,44 @@ class PartyPdf:
         One long document would hold every cover page in memory at once (a
         thousand-row roster: over 300 MiB) and lay out ever slower page by page.
         """
-        party = party_summary(sheets, self.options)
         if self.options.layout != "sheet":
-            return self._finish_collection(pool, party, manifest)
-        parts = roster_parts(party["characters"])
-        covers = [pool.apply_async(_cover, ({**party, "characters": rows, "part": k, "parts": len(parts)},))
-                  for k, rows in enumerate(parts)]
+            return self._finish_collection(pool, manifest)
+        party = party_summary(sheets, self.options)
+        covers = self.cover[1] if self.cover is not None and self.cover[0] == party else self._cover_parts(pool, party)
         for k, cover in enumerate(covers):
             self.writer.add(cover.get(), self.options.title if k == 0 else None, front=True)
         return self._close(manifest)
 
-    def _finish_collection(self, pool, party: dict, manifest: dict | None) -> str:
+    def lay_out_cover(self, pool, party: dict) -> None:
+        """Hand the cover of ``party`` (a :func:`party_summary`) to the pool (see :meth:`SheetStage.cover_first`)."""
+        self.cover = party, self._cover_parts(pool, party)
+
+    @staticmethod
+    def _cover_parts(pool, party: dict) -> list:
+        parts = roster_parts(party["characters"])
+        return [pool.apply_async(_cover, ({**party, "characters": rows, "part": k, "parts": len(parts)},))
+                for k, rows in enumerate(parts)]
+
+    def lay_out(self, pool, docs: list[tuple[int, dict]]) -> None:
+        """Hand the collection of ``docs`` to the pool (see :meth:`SheetStage.collection_first`)."""
+        self.early = docs, self._collection_parts(pool, docs)
+
+    def _collection_parts(self, pool, docs: list[tuple[int, dict]]) -> list:
         """party.pdf in the block layout (the encounter sheet: the roster, then the blocks, grouped by
         archetype) or the card layout (the cards, 4 or 9 a page): a few documents of
         ``COLLECTION_CHUNK`` characters each (a whole page of cards each), laid out in parallel."""
         chunk = COLLECTION_CHUNK[self.options.layout]
         chunk -= chunk % self.options.cards_per_page
-        parts = [self.docs[i:i + chunk] for i in range(0, len(self.docs), chunk)]
-        head = {k: party[k] for k in ("name", "systems", "seeds", "count")}
-        laid = [pool.apply_async(_collection, (docs, {**head, "count": len(docs)})) for docs in parts]
+        parts = [docs[i:i + chunk] for i in range(0, len(docs), chunk)]
+        head = {"name": self.options.title,
+                "systems": list(dict.fromkeys(f"{d['system']['name']} {d['system']['version']}" for _, d in docs)),
+                "seeds": list(dict.fromkeys(d["seed"]["batch"] for _, d in docs))}
+        return [pool.apply_async(_collection, (part, {**head, "count": len(part)})) for part in parts]
+
+    def _finish_collection(self, pool, manifest: dict | None) -> str:
+        early = self.early is not None and len(self.early[0]) == len(self.docs) and all(
+            n == m and a is b for (n, a), (m, b) in zip(self.early[0], self.docs))
+        laid = self.early[1] if early else self._collection_parts(pool, self.docs)
         for k, part in enumerate(laid):
             self.writer.add(part.get().pdf, self.options.title if k == 0 else None)
         return self._close(manifest)
