@@ -92,6 +92,10 @@ def generate_cmd(ctx: click.Context, system_id: str, seed: int | None, count: in
             raise click.UsageError("--resume needs -o/--output: the folder of the interrupted batch")
         _resume(ctx, output, overlays, rules_dirs, options)
         return
+    if output is not None:
+        from chargen.render.bundle import start_early
+
+        start_early(fmts)
     module = load_module(system_id, overlays, rules_dirs)
     _check_engine(fmts, module)
     request = make_request(archetype, profession, years)
@@ -312,8 +316,9 @@ def render_cmd(files: tuple[Path, ...], formats: str, output: Path | None, force
         _sheet_to_stdout(saved.as_drawn(doc, modules), fmts[0], options, modules)
         return
     from chargen.output import prepare_folder
-    from chargen.render.bundle import write_sheets
+    from chargen.render.bundle import start_early, write_sheets
 
+    start_early(fmts)  # WeasyPrint is imported while the files are read
     if overlays or rules_dirs:
         planned = saved.plan(list(files), None, _notice)  # every file valid before any rules are loaded
         modules = _modules(saved.system_ids(planned), overlays, rules_dirs)

@@ -249,6 +249,15 @@ def _collection(docs: list[tuple[int, dict]], party: dict | None):
 
 # --- the main side ---------------------------------------------------------
 
+def start_early(formats: tuple[str, ...]) -> None:
+    """Start the sheet workers' fork server now, when ``formats`` (names) have a sheet format: a
+    command calls it first thing, so WeasyPrint is imported while it loads its rules and makes
+    its characters (a cold start of one PDF: 1.35 -> 1.25 s)."""
+    sheets = tuple(FORMATS[f] for f in formats if f in SHEET_FORMATS)
+    if sheets:
+        _start_forkserver(sheets)
+
+
 def _start_forkserver(formats: tuple[Format, ...]) -> None:
     """Start the fork server (which imports WeasyPrint, about a second) without waiting for it,
     so the main process's own set-up (party.pdf's writer) runs meanwhile."""
