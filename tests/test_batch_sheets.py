@@ -273,3 +273,15 @@ def test_a_cover_laid_out_on_a_wrong_guess_is_laid_out_again(tmp_path, monkeypat
     assert run(*args, "-o", tmp_path / "wrong").exit_code == 0
     assert laid == [5]
     assert snapshot(tmp_path / "wrong") == snapshot(tmp_path / "right")
+
+
+def test_render_lays_out_its_collection_beside_the_blocks_with_the_same_bytes(tmp_path, monkeypatch):
+    from chargen.render.bundle import SheetStage
+
+    assert run("generate", "--seed", "8", "--count", "3", "-o", tmp_path / "saved").exit_code == 0
+    saved = sorted((tmp_path / "saved").glob("000*.json"))
+    args = ["render", *saved, "--format", "pdf", "--layout", "block", "--jobs", "2"]
+    assert run(*args, "-o", tmp_path / "early").exit_code == 0
+    monkeypatch.setattr(SheetStage, "collection_first", lambda self, docs: None)
+    assert run(*args, "-o", tmp_path / "late").exit_code == 0
+    assert snapshot(tmp_path / "early") == snapshot(tmp_path / "late")

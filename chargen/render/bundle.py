@@ -9,9 +9,10 @@ WeasyPrint once (preloaded in a fork server) and keeping one
 replaced after ``RECYCLE`` sheets because WeasyPrint's memory creeps up with
 each render. Workers write their files themselves and hand back only their
 hashes and the cover's roster figures; at most ``2 x jobs + 2`` characters are
-in flight, so memory stays flat as a batch grows. party.pdf is the cover
-followed by the sheets, each appended as it completes without laying it out
-again (:mod:`chargen.render.pdfmerge`); the cover is laid out last and put first.
+in flight, so memory stays flat as a batch grows. The stage drives party.pdf
+and index.html (:mod:`chargen.render.partypdf`): each sheet is appended to
+party.pdf as it completes, and party.pdf's cover (or, in the block and card
+layouts, its collection) is handed to the workers as early as it can be.
 This module never writes the manifest.
 """
 
@@ -25,9 +26,11 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from chargen.errors import RenderError
+from chargen.errors import ChargenError, RenderError
 from chargen.formats import FORMATS, INDEX_HTML, PARTY_PDF, Format, batch_files, names
-from chargen.output import atomic_write, create_new, inside, lock_folder, temporary
+from chargen.output import atomic_write, inside, lock_folder
+from chargen.render.partypdf import (  # noqa: F401 - ROSTER_ROWS, roster_parts: with the rest, for callers
+    EARLY_COVER, ROSTER_ROWS, PartyPdf, SheetSummary, json_bytes, party_summary, roster_parts, write_index)
 
 SHEET_FORMATS = names(sheet=True)
 RECYCLE = 100
@@ -37,14 +40,7 @@ RECYCLE = 100
 # short-lived objects; at the default threshold the collector runs hundreds of times a sheet
 # (measured: 3-10% of a sheet). Cycles are still collected, and RECYCLE bounds the rest.
 GC_YOUNG = 50_000
-ROSTER_ROWS = (40, 50)  # cover rows on the first page (under the title), then on each further page
-EARLY_COVER = 2  # the most cover pages laid out before the last sheets are done (see SheetStage.cover_first)
 DEFAULT_PARTY_NAME = "The party"
-
-
-# characters per document of party.pdf in the card layout (whole pages of cards), and in the block
-# layout (each document an encounter sheet of its own: roster, then blocks)
-COLLECTION_CHUNK = {"card": 72, "block": 240}
 
 
 @dataclass(frozen=True)
@@ -88,21 +84,6 @@ class Drawn:
     sha256: dict
     roster: list
     failed: str | None = None
-
-
-@dataclass(frozen=True)
-class SheetSummary:
-    """What the cover and index need to know about one written character."""
-
-    stem: str
-    index: int
-    name: str
-    system: str
-    batch_seed: int
-    files: dict
-    pages: int
-    roster: list
-    archetype: str = ""  # the archetype's label, when the character was made from one (the cover groups by it)
 
 
 @dataclass
@@ -238,21 +219,12 @@ def _summary(task: SheetTask, index: int, pages: int, roster: list) -> SheetSumm
                         archetype.get("label", "") if isinstance(archetype, dict) else "")
 
 
-def _cover(party: dict) -> bytes:
-    # plain bytes: unpickling a Rendered would import WeasyPrint (a second or so) in the main process
-    return _ready().cover(party).pdf
-
-
-def _collection(docs: list[tuple[int, dict]], party: dict | None):
-    return _ready().collection(docs, party)
-
-
 # --- the main side ---------------------------------------------------------
 
 def start_early(formats: tuple[str, ...]) -> None:
     """Start the sheet workers' fork server now, when ``formats`` (names) have a sheet format: a
     command calls it first thing, so WeasyPrint is imported while it loads its rules and makes
-    its characters (a cold start of one PDF: 1.35 -> 1.25 s)."""
+    its characters (a cold start of one PDF: 1.35 -> 1.27 s)."""
     sheets = tuple(FORMATS[f] for f in formats if f in SHEET_FORMATS)
     if sheets:
         _start_forkserver(sheets)
@@ -380,7 +352,7 @@ class SheetStage:
         and not after them on one worker alone. It is used when every one of them is drawn; else
         the collection of those drawn is laid out at the end, as without this call."""
         if self.collects and docs:
-            self.party.lay_out(self.pool, docs)
+            self.party.lay_out_collection(self.pool, docs)
 
     def draw(self, tasks: Iterable[SheetTask]) -> Iterator[tuple[SheetTask, Drawn]]:
         """Draw ``tasks`` (in order), appending each sheet to party.pdf as it completes."""
@@ -391,7 +363,7 @@ class SheetStage:
                 yield task, drawn
                 continue
             doc = task.doc
-            embedded = (f"{task.stem}.json", _json_bytes(doc))
+            embedded = (f"{task.stem}.json", json_bytes(doc))
             index = doc["seed"]["index"] if task.index is None else task.index
             if self.party and self.options.layout != "sheet":
                 self.party.docs.append((index, doc))  # laid out together, several to a page, at the end
@@ -413,12 +385,16 @@ class SheetStage:
 
         from chargen.render.html import engine_extra
 
-        if len(roster_parts([None] * (len(self.sheets) + len(in_flight)))) > EARLY_COVER:
+        first, rest = ROSTER_ROWS
+        if len(self.sheets) + len(in_flight) > first + rest * (EARLY_COVER - 1):
             return
         pages = Counter(s.pages for s in self.sheets).most_common(1)[0][0] if self.sheets else 1
-        guessed = [_summary(task, task.doc["seed"]["index"] if task.index is None else task.index, pages,
-                            [list(f) for f in engine_extra(task.doc, self.modules, "sheet").get("roster", [])])
-                   for task in in_flight]
+        try:
+            guessed = [_summary(task, task.doc["seed"]["index"] if task.index is None else task.index, pages,
+                                [list(f) for f in engine_extra(task.doc, self.modules, "sheet").get("roster", [])])
+                       for task in in_flight]
+        except ChargenError:
+            return  # the sheet's own worker meets the same problem, in its turn
         self.party.lay_out_cover(self.pool, party_summary(self.sheets + guessed, self.options))
 
     def finish(self, manifest: dict | None = None) -> Iterator[tuple[str, str]]:
@@ -455,6 +431,9 @@ def write_sheets(characters: Iterable[tuple[str, dict, dict]], folder: Path, opt
                             tuple(f.name for f in formats))
 
     with lock_folder(folder), SheetStage(folder, options, formats, modules, count) as stage:
+        if stage.collects:  # party.pdf holds every character anyway: read them all, lay it out first
+            characters = list(characters)
+            stage.collection_first([(doc["seed"]["index"], doc) for _, doc, _ in characters])
         for _ in stage.draw(tasks()):
             if progress:
                 progress(1)
@@ -464,138 +443,6 @@ def write_sheets(characters: Iterable[tuple[str, dict, dict]], folder: Path, opt
     result.files = {key: name for key, name in (("party_pdf", PARTY_PDF), ("index_html", INDEX_HTML))
                     if name in written}
     return result
-
-
-def party_summary(sheets: list[SheetSummary], options: SheetOptions) -> dict:
-    """The cover's and index's context: name, systems, seeds, and the roster with page numbers.
-
-    Page numbers count the sheets' pages from 1, after the cover (whose own
-    pages party.pdf labels i, ii, ...), so they never depend on the cover's length.
-    """
-    page = 1
-    roster = []
-    for s in sheets:
-        roster.append({"index": s.index, "name": s.name, "system": s.system, "seed": s.batch_seed,
-                       "files": s.files, "pages": s.pages, "page": page, "figures": s.roster,
-                       "group": s.archetype})
-        page += s.pages
-    if any(r["group"] for r in roster):  # grouped by archetype, in order of first appearance
-        first = {g: n for n, g in reversed(list(enumerate(r["group"] for r in roster)))}
-        roster.sort(key=lambda r: first[r["group"]])
-    return {"name": options.title,
-            "systems": list(dict.fromkeys(s.system for s in sheets)),
-            "seeds": list(dict.fromkeys(s.batch_seed for s in sheets)),
-            "characters": roster, "count": len(sheets), "sheet_pages": page - 1, "files": {}}
-
-
-def roster_parts(rows: list) -> list[list]:
-    """The roster cut into cover pages: ``ROSTER_ROWS[0]`` rows under the title, then ``ROSTER_ROWS[1]`` a page."""
-    first, rest = ROSTER_ROWS
-    return [rows[:first]] + [rows[i:i + rest] for i in range(first, len(rows), rest)]
-
-
-class PartyPdf:
-    """party.pdf, built while the sheets are laid out: each sheet as written, then the cover first."""
-
-    def __init__(self, folder: Path, options: SheetOptions):
-        from chargen.render.pdfmerge import PdfConcatenator
-
-        self.folder, self.options = folder, options
-        self.target = inside(folder, PARTY_PDF)
-        self.tmp = temporary(self.target)
-        self.file = os.fdopen(create_new(self.tmp), "wb")  # closed by finish() or discard()
-        self.writer = PdfConcatenator(self.file, options.title)
-        self.docs: list[tuple[int, dict]] = []  # block and card layouts: (number, character), laid out in finish()
-        self.early: tuple[list[tuple[int, dict]], list] | None = None  # docs, and their collection's parts in the pool
-        self.cover: tuple[dict, list] | None = None  # the sheet layout: a cover's summary, and its parts in the pool
-
-    def add(self, path: Path, name: str, embedded: tuple[str, bytes] | None = None) -> int:
-        """Append one sheet PDF (and embed its character's document); its page count."""
-        pages = self.writer.add(path, name)
-        if embedded is not None:
-            self.writer.embed(*embedded)
-        return pages
-
-    def finish(self, pool, sheets: list[SheetSummary], manifest: dict | None = None) -> str:
-        """Lay out the cover, a page's worth of roster rows per document, in parallel; put it first.
-        Returns party.pdf's sha256.
-
-        One long document would hold every cover page in memory at once (a
-        thousand-row roster: over 300 MiB) and lay out ever slower page by page.
-        """
-        if self.options.layout != "sheet":
-            return self._finish_collection(pool, manifest)
-        party = party_summary(sheets, self.options)
-        covers = self.cover[1] if self.cover is not None and self.cover[0] == party else self._cover_parts(pool, party)
-        for k, cover in enumerate(covers):
-            self.writer.add(cover.get(), self.options.title if k == 0 else None, front=True)
-        return self._close(manifest)
-
-    def lay_out_cover(self, pool, party: dict) -> None:
-        """Hand the cover of ``party`` (a :func:`party_summary`) to the pool (see :meth:`SheetStage.cover_first`)."""
-        self.cover = party, self._cover_parts(pool, party)
-
-    @staticmethod
-    def _cover_parts(pool, party: dict) -> list:
-        parts = roster_parts(party["characters"])
-        return [pool.apply_async(_cover, ({**party, "characters": rows, "part": k, "parts": len(parts)},))
-                for k, rows in enumerate(parts)]
-
-    def lay_out(self, pool, docs: list[tuple[int, dict]]) -> None:
-        """Hand the collection of ``docs`` to the pool (see :meth:`SheetStage.collection_first`)."""
-        self.early = docs, self._collection_parts(pool, docs)
-
-    def _collection_parts(self, pool, docs: list[tuple[int, dict]]) -> list:
-        """party.pdf in the block layout (the encounter sheet: the roster, then the blocks, grouped by
-        archetype) or the card layout (the cards, 4 or 9 a page): a few documents of
-        ``COLLECTION_CHUNK`` characters each (a whole page of cards each), laid out in parallel."""
-        chunk = COLLECTION_CHUNK[self.options.layout]
-        chunk -= chunk % self.options.cards_per_page
-        parts = [docs[i:i + chunk] for i in range(0, len(docs), chunk)]
-        head = {"name": self.options.title,
-                "systems": list(dict.fromkeys(f"{d['system']['name']} {d['system']['version']}" for _, d in docs)),
-                "seeds": list(dict.fromkeys(d["seed"]["batch"] for _, d in docs))}
-        return [pool.apply_async(_collection, (part, {**head, "count": len(part)})) for part in parts]
-
-    def _finish_collection(self, pool, manifest: dict | None) -> str:
-        early = self.early is not None and len(self.early[0]) == len(self.docs) and all(
-            n == m and a is b for (n, a), (m, b) in zip(self.early[0], self.docs))
-        laid = self.early[1] if early else self._collection_parts(pool, self.docs)
-        for k, part in enumerate(laid):
-            self.writer.add(part.get().pdf, self.options.title if k == 0 else None)
-        return self._close(manifest)
-
-    def _close(self, manifest: dict | None) -> str:
-        """Embed the manifest, finish the file and put it in place; party.pdf's sha256."""
-        if manifest is not None:
-            self.writer.embed("manifest.json", _json_bytes(manifest))
-        self.writer.close()
-        self.file.close()
-        os.replace(self.tmp, self.target)
-        return self.writer.digest.hexdigest()
-
-    def discard(self) -> None:
-        """Close and remove the partial file (after finish, there is none)."""
-        self.file.close()
-        self.tmp.unlink(missing_ok=True)
-
-
-def _json_bytes(doc: dict) -> bytes:
-    from chargen.serialize import to_json
-
-    return to_json(doc).encode("utf-8")
-
-
-def write_index(sheets: list[SheetSummary], links: dict, folder: Path, options: SheetOptions) -> str:
-    """index.html for ``sheets`` (``links``: party_pdf when there is one); its sha256."""
-    from chargen.render.html import HtmlRenderer
-    from chargen.render.templates import TemplateSet
-
-    party = party_summary(sheets, options)
-    party["files"] = dict(links)
-    data = HtmlRenderer(TemplateSet.load(options.template_dir), options.paper).index(party).encode("utf-8")
-    atomic_write(inside(folder, INDEX_HTML), data)
-    return hashlib.sha256(data).hexdigest()
 
 
 def render_single(doc: dict, fmt: str, options: SheetOptions, modules: tuple = ()) -> str | bytes:
