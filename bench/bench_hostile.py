@@ -156,7 +156,7 @@ def _many_jobs(folder: Path):
         finally:
             bundle._pool = real
         left = set(Path(tempfile.gettempdir()).glob("chargen-sheets-*")) - before
-        return f"{started[0]} worker started; {len(left)} temporary folders left"
+        return f"{started[0]} workers started; {len(left)} temporary folders left"
     return run
 
 
