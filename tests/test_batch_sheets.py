@@ -285,3 +285,20 @@ def test_render_lays_out_its_collection_beside_the_blocks_with_the_same_bytes(tm
     monkeypatch.setattr(SheetStage, "collection_first", lambda self, docs: None)
     assert run(*args, "-o", tmp_path / "late").exit_code == 0
     assert snapshot(tmp_path / "early") == snapshot(tmp_path / "late")
+
+
+def test_a_lost_block_and_party_pdf_are_made_again_with_the_same_bytes(tmp_path):
+    """--resume in the block layout: the characters done are made again for the encounter sheet,
+    which is laid out first, beside the one block still to draw."""
+    args = ["generate", "--seed", "8", "--count", "4", "--format", "json,pdf", "--layout", "block", "--jobs", "2"]
+    assert run(*args, "-o", tmp_path / "whole").exit_code == 0
+    whole = snapshot(tmp_path / "whole")
+    out = tmp_path / "out"
+    out.mkdir()
+    for name, data in whole.items():
+        (out / name).write_bytes(data)
+    (out / "party.pdf").unlink()
+    next(out.glob("0002-*.pdf")).unlink()
+    r = run("generate", "-o", out, "--resume")
+    assert r.exit_code == 0, r.output
+    assert snapshot(out) == whole
