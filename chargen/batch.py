@@ -394,7 +394,7 @@ def _draw_batch(job: _Job, indices: range, state: ResumeState, record: _Record, 
             yield task
 
     with SheetStage(job.folder, options, job.sheets, (job.module,), work=len(indices)) as stage:
-        if stage.collects:
+        if stage.collects_first(len(indices)):
             made.update(_made_first(job, indices))
             stage.collection_first([(i, made[i]) for i in indices if i in made])
         for task, drawn in stage.draw(tasks()):

@@ -302,3 +302,18 @@ def test_a_lost_block_and_party_pdf_are_made_again_with_the_same_bytes(tmp_path)
     r = run("generate", "-o", out, "--resume")
     assert r.exit_code == 0, r.output
     assert snapshot(out) == whole
+
+
+def test_a_large_collection_is_laid_out_after_the_blocks(tmp_path, monkeypatch):
+    """Past EARLY_COLLECTION characters, they are not all made and held first: the collection
+    is laid out at the end, as before, with the same bytes."""
+    from chargen.render import bundle
+
+    args = ["generate", "--seed", "8", "--count", "3", "--format", "pdf", "--layout", "card", "--jobs", "2"]
+    assert run(*args, "-o", tmp_path / "early").exit_code == 0
+    monkeypatch.setattr(bundle, "EARLY_COLLECTION", 2)
+    called = []
+    monkeypatch.setattr(bundle.SheetStage, "collection_first", lambda self, docs: called.append(docs))
+    assert run(*args, "-o", tmp_path / "late").exit_code == 0
+    assert called == []
+    assert snapshot(tmp_path / "early") == snapshot(tmp_path / "late")

@@ -30,7 +30,8 @@ from chargen.errors import ChargenError, RenderError
 from chargen.formats import FORMATS, INDEX_HTML, PARTY_PDF, Format, batch_files, names
 from chargen.output import atomic_write, inside, lock_folder
 from chargen.render.partypdf import (  # noqa: F401 - ROSTER_ROWS, roster_parts: with the rest, for callers
-    EARLY_COVER, ROSTER_ROWS, PartyPdf, SheetSummary, json_bytes, party_summary, roster_parts, write_index)
+    EARLY_COLLECTION, EARLY_COVER, ROSTER_ROWS, PartyPdf, SheetSummary, json_bytes, party_summary, roster_parts,
+    write_index)
 
 SHEET_FORMATS = names(sheet=True)
 RECYCLE = 100
@@ -346,6 +347,11 @@ class SheetStage:
         """Whether party.pdf is a collection (the block or card layout: its characters laid out together)."""
         return self.party is not None and self.options.layout != "sheet"
 
+    def collects_first(self, count: int | None) -> bool:
+        """Whether to hand party.pdf's collection of ``count`` characters to the workers before
+        their own PDFs (:meth:`collection_first`): up to ``EARLY_COLLECTION`` of them."""
+        return self.collects and count is not None and count <= EARLY_COLLECTION
+
     def collection_first(self, docs: list[tuple[int, dict]]) -> None:
         """Start laying out party.pdf's collection of ``docs`` (``(index, document)``, every character
         of the batch in order) before the characters' own PDFs, so that it is laid out beside them
@@ -431,7 +437,7 @@ def write_sheets(characters: Iterable[tuple[str, dict, dict]], folder: Path, opt
                             tuple(f.name for f in formats))
 
     with lock_folder(folder), SheetStage(folder, options, formats, modules, count) as stage:
-        if stage.collects:  # party.pdf holds every character anyway: read them all, lay it out first
+        if stage.collects_first(count):  # party.pdf holds every character anyway: read them all, lay it out first
             characters = list(characters)
             stage.collection_first([(doc["seed"]["index"], doc) for _, doc, _ in characters])
         for _ in stage.draw(tasks()):

@@ -29,6 +29,9 @@ if TYPE_CHECKING:
 
 ROSTER_ROWS = (40, 50)  # cover rows on the first page (under the title), then on each further page
 EARLY_COVER = 2  # the most cover pages laid out before the last sheets are done (see bundle.SheetStage.cover_first)
+# the most characters whose collection (block, card layouts) is laid out beside their own PDFs: they are
+# all made, held and handed to the workers first (see bundle.SheetStage.collection_first)
+EARLY_COLLECTION = 1_000
 # characters per document of party.pdf in the card layout (whole pages of cards), and in the block
 # layout (each document an encounter sheet of its own: roster, then blocks)
 COLLECTION_CHUNK = {"card": 72, "block": 240}
