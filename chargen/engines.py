@@ -93,6 +93,17 @@ class Layout:
     engine: str = ""               # set by register()
 
 
+def sheet_block_card(sheet: str, fragment: str, figures: Callable[[dict, object], Mapping],
+                     fragment_figures: Callable[[dict, object], Mapping] | None = None,
+                     needs_rules: bool = False) -> dict[str, Layout]:
+    """An engine's three layouts: the full ``sheet`` template, and the stat block and the card on one
+    ``fragment`` template (given ``fragment_figures``, else the sheet's ``figures``)."""
+    part = fragment_figures or figures
+    return {"sheet": Layout("sheet", sheet, figures, needs_rules=needs_rules),
+            "block": Layout("block", fragment, part, needs_rules=needs_rules, fragment=True),
+            "card": Layout("card", fragment, part, needs_rules=needs_rules, fragment=True)}
+
+
 @dataclass(frozen=True)
 class Engine:
     id: str

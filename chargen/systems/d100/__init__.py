@@ -1,6 +1,6 @@
 """The D100 II engine: typed rules, character generation, roll resolution and its sheet."""
 
-from chargen.engines import Engine, Layout, NameScheme, RollOption, read_schema, register
+from chargen.engines import Engine, NameScheme, RollOption, read_schema, register, sheet_block_card
 from chargen.systems.d100.experience import check_request, key_figures
 from chargen.systems.d100.generate import draw_identity, generate
 from chargen.systems.d100.pins import pin_targets
@@ -27,11 +27,8 @@ ENGINE = register(Engine(
     ),
     resolve=resolve,
     roll_examples=({"chance": 65}, {"chance": 110, "against": 120}, {"active": 12, "passive": 14}),
-    layouts={
-        "sheet": Layout("sheet", "d100.html.j2", lambda doc, rules: sheet_context(doc)),
-        "block": Layout("block", "d100-block.html.j2", lambda doc, rules: block_context(doc), fragment=True),
-        "card": Layout("card", "d100-block.html.j2", lambda doc, rules: block_context(doc), fragment=True),
-    },
+    layouts=sheet_block_card("d100.html.j2", "d100-block.html.j2", lambda doc, rules: sheet_context(doc),
+                             lambda doc, rules: block_context(doc)),
     archetypes=lambda rules: tuple(a.listing() for a in rules.archetypes.values()),
     check_request=check_request,
     key_figures=key_figures,

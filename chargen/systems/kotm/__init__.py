@@ -1,6 +1,6 @@
 """The KoTM engine: typed rules, character generation, attack resolution and its sheet with odds."""
 
-from chargen.engines import Engine, Layout, NameScheme, RollOption, read_schema, register
+from chargen.engines import Engine, NameScheme, RollOption, read_schema, register, sheet_block_card
 from chargen.systems.kotm.generate import check_request, draw_identity, fill, generate, pin_targets, recompute
 from chargen.systems.kotm.resolve import ROLL_OPTIONS, resolve
 from chargen.systems.kotm.rules import READS
@@ -35,11 +35,7 @@ ENGINE = register(Engine(
     ),
     resolve=resolve,
     roll_examples=({"sd": 30, "level": 4}, {"sd": 50, "level": 9, "damage_mod": 2, "missile": True}),
-    layouts={
-        "sheet": Layout("sheet", "kotm.html.j2", sheet_context, needs_rules=True),
-        "block": Layout("block", "kotm-block.html.j2", sheet_context, needs_rules=True, fragment=True),
-        "card": Layout("card", "kotm-block.html.j2", sheet_context, needs_rules=True, fragment=True),
-    },
+    layouts=sheet_block_card("kotm.html.j2", "kotm-block.html.j2", sheet_context, needs_rules=True),
     archetypes=lambda rules: tuple(a.listing() for a in rules.archetypes.values()),
     check_request=check_request,
     key_figures=lambda doc: [("Level", doc["level"]), ("SD", doc["sd"]), ("Save check", doc["save_check"]),

@@ -1,6 +1,6 @@
 """The RTD engine: typed rules, character generation, action resolution and its sheet with odds."""
 
-from chargen.engines import Engine, Layout, NameScheme, RollOption, read_schema, register
+from chargen.engines import Engine, NameScheme, RollOption, read_schema, register, sheet_block_card
 from chargen.systems.rtd.generate import check_request, draw_identity, fill, generate, pin_targets, recompute
 from chargen.systems.rtd.resolve import ROLL_OPTIONS, resolve
 from chargen.systems.rtd.rules import READS
@@ -59,11 +59,7 @@ ENGINE = register(Engine(
     resolve=resolve,
     roll_examples=({"stat": 7, "difficulty": "medium"}, {"action": True, "skill_xp": 12, "bonus": 1},
                    {"attack": True, "damage": 7, "parry_damage": 5}),
-    layouts={
-        "sheet": Layout("sheet", "rtd.html.j2", sheet_context, needs_rules=True),
-        "block": Layout("block", "rtd-block.html.j2", sheet_context, needs_rules=True, fragment=True),
-        "card": Layout("card", "rtd-block.html.j2", sheet_context, needs_rules=True, fragment=True),
-    },
+    layouts=sheet_block_card("rtd.html.j2", "rtd-block.html.j2", sheet_context, needs_rules=True),
     archetypes=lambda rules: tuple(a.listing() for a in rules.archetypes.values()),
     check_request=check_request,
     key_figures=lambda doc: [(s["abbr"], s["value"]) for s in doc["stats"]]
