@@ -231,6 +231,12 @@ def read_manifest(folder: Path) -> dict:
                           "make the batch again with --force")
     if not m["formats"] or not all(isinstance(f, str) for f in m["formats"]):
         raise OutputError(f"{path}: formats: expected a list of format names")
+    from chargen.formats import FORMATS
+
+    unknown = [f for f in m["formats"] if f not in FORMATS]
+    if unknown:
+        raise OutputError(f"{path}: formats: unknown format {unknown[0][:40]!r} "
+                          f"(expected some of: {', '.join(FORMATS)})")
     for key, kind in _OPTIONAL_FIELDS.items():
         if key in m and type(m[key]) is not kind:
             raise OutputError(f"{path}: {key}: expected {kind.__name__}")
