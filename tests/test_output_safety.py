@@ -354,7 +354,7 @@ def test_the_lock_leaves_nothing_in_the_folder(tmp_path):
     assert len(list(out.iterdir())) == 2 and (out / "manifest.json").is_file()
 
 
-# --- 11. a manifest's numbers and formats ------------------------------------------------------------------
+# --- 11. a manifest's numbers and formats ------------------------------------------------------
 
 
 @pytest.mark.parametrize("key, value, says", [
