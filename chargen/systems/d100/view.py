@@ -8,7 +8,7 @@ character whose house rules are not at hand) both are read from the document.
 
 from __future__ import annotations
 
-from chargen.view import CharacterView, Figure, Listing, Table, figures, header, line, one
+from chargen.view import CharacterView, Figure, Group, Listing, Table, header, line, one
 
 
 def _join(items) -> str:
@@ -64,7 +64,8 @@ def weapon_cell(w: dict) -> str:
 def _strip(doc: dict, chars: list) -> tuple:
     c = doc["combat"]
     sr = c["strike_ranks"]
-    return (line(figures("characteristics", ((abbr, v) for _, abbr, v in chars)), one("move", "Move", c["mov"]),
+    return (line(Group("characteristics", tuple(Figure(abbr, v, key) for key, abbr, v in chars)),
+                 one("move", "Move", c["mov"]),
                  one("hit_points", "HP", c["hit_points"]), one("pow_points", "POW points", c["pow_points"]),
                  one("damage_modifier", "DM", c["damage_modifier"]),
                  one("strike_ranks", "SR", f"SIZ {sr['siz']} DEX {sr['dex']}")),
