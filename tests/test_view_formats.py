@@ -14,7 +14,6 @@ from chargen.generate import make_character
 from chargen.rules import load_builtin, load_module
 from chargen.view import CharacterView
 from tests.rollcall import RollCall
-from tests.toy.engine import RULES_DIR
 
 ENGINES = ("d100", "kotm", "rtd", "toy")
 
@@ -31,12 +30,18 @@ def registered():
     engines.unregister("toy")
 
 
+def toy_rules():
+    from tests.toy.engine import RULES_DIR  # imported here: importing it registers the toy engine
+
+    return RULES_DIR
+
+
 def rules_args(engine_id: str) -> list:
-    return [] if engine_id in engines.BUILTIN else ["--rules-dir", RULES_DIR]
+    return [] if engine_id in engines.BUILTIN else ["--rules-dir", toy_rules()]
 
 
 def module_of(engine_id: str):
-    return load_builtin(engine_id) if engine_id in engines.BUILTIN else load_module(engine_id, rules_dirs=[RULES_DIR])
+    return load_builtin(engine_id) if engine_id in engines.BUILTIN else load_module(engine_id, rules_dirs=[toy_rules()])
 
 
 @pytest.mark.parametrize("engine_id", ENGINES)
