@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from chargen.errors import ChargenError
+from chargen.view import CharacterView, plain
 
 BUILTIN = {  # engine id -> the package whose import registers it
     "d100": "chargen.systems.d100",
@@ -121,7 +122,9 @@ class Engine:
     layouts: Mapping[str, Layout] = field(default_factory=dict)
     archetypes: Callable = lambda rules: ()  # rules -> its archetypes (objects with id, label, varies)
     check_request: Callable = lambda rules, request: []  # (rules, request) -> problems (one line each)
-    key_figures: Callable = lambda doc: ()  # doc -> [(label, int)]: what `chargen stats` summarises
+    # (doc, rules or None) -> the character's typed view (chargen.view): what csv, text, the cover
+    # roster, the block and card fragments and `chargen stats` (its key_figures) read
+    view: Callable[[dict, object], CharacterView] = plain
     pins: Callable = lambda rules: {}  # rules -> {path: chargen.pins.PinTarget}: what --set may pin
     # (rules, doc, trail) -> body: the derived values recomputed from the document's inputs
     # (rolls, choices, pins, hand edits), each recorded on the trail; None: the engine cannot

@@ -2,7 +2,7 @@
 
 * chargen JSON or YAML: one character document (validated, with the built-in
   rules' bounds when it was made with them), or a batch manifest (no characters);
-* MEG JSON, an enemies list or a party (:mod:`chargen.formats.meg_read`): one
+* MEG JSON, an enemies list or a party (:mod:`chargen.systems.d100.interop.meg_read`): one
   d100 document per NPC; what cannot be read is one line per field, handed to ``notice``;
 * a PDF chargen wrote: a sheet carries its character as the embedded file
   ``character.json``; ``party.pdf`` carries ``manifest.json`` and every
@@ -44,7 +44,7 @@ def read_documents(path: Path, notice: Notice | None = None) -> list[tuple[str, 
 
 def read_text_documents(text: str, label: str, notice: Notice | None = None) -> list[tuple[str, dict]]:
     """The characters in a JSON or YAML text (chargen's own, a manifest, or MEG)."""
-    from chargen.formats import meg_read
+    from chargen.systems.d100.interop import meg_read
     from chargen.serialize import parse_document
 
     stripped = text.lstrip()

@@ -4,7 +4,7 @@ A rules author calibrates an archetype by its percentiles (hit points, attack,
 best weapon, key skills) instead of generating and reading NPCs by hand. The
 characters are the batch's own (``make_character(module, seed, i, request)``
 for i in 0..n-1), so the figures are reproducible with the seed. Each engine
-names its key figures (:attr:`chargen.engines.Engine.key_figures`).
+names its key figures in its view (:attr:`chargen.view.CharacterView.key_figures`).
 """
 
 from __future__ import annotations
@@ -42,11 +42,11 @@ def spread(label: str, values: list[int]) -> Spread:
 
 def sample(module: RulesModule, request: GenerationRequest, count: int, seed: int) -> list[Spread]:
     """The key figures of characters 0..count-1 of ``seed``, each figure's spread, in first-seen order."""
-    figures = engines.require(module.engine).key_figures
+    view = engines.require(module.engine).view
     values: dict[str, list[int]] = {}
     for i in range(count):
-        for label, value in figures(make_character(module, seed, i, request)):
-            values.setdefault(label, []).append(value)
+        for figure in view(make_character(module, seed, i, request), module.rules).key_figures:
+            values.setdefault(figure.label, []).append(int(figure.value))
     return [spread(label, v) for label, v in values.items()]
 
 

@@ -269,7 +269,7 @@ INDICES = st.integers(0, 5000)
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 @given(seed=SEEDS, index=INDICES)
 def test_any_d100_character_meets_the_meg_rules_and_reads_back(d100, seed, index):
-    from chargen.formats.meg_read import read_meg
+    from chargen.systems.d100.interop.meg_read import read_meg
 
     doc = make_character(d100, seed, index)
     data = json.loads(FORMATS["meg"].to_bytes(doc))

@@ -11,8 +11,8 @@ from click.testing import CliRunner
 from chargen.cli import cli
 from chargen.errors import CharacterError
 from chargen.formats import FORMATS
-from chargen.formats.meg import npc
-from chargen.formats.meg_read import read_meg
+from chargen.systems.d100.interop.meg import npc
+from chargen.systems.d100.interop.meg_read import read_meg
 from chargen.generate import make_character
 from chargen.readers import read_documents
 from chargen.render.bundle import SheetRenderer

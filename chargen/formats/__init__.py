@@ -22,10 +22,12 @@ with a ``batch_file`` is a format of that one file only (csv, text). A format
 for some engines only names them in ``engines``; a batch of another engine is
 refused before anything is written.
 
-The formats for other tools live one module each in this package
-(:mod:`~chargen.formats.roster`, :mod:`~chargen.formats.text`,
-:mod:`~chargen.formats.meg`, :mod:`~chargen.formats.foundry`,
-:mod:`~chargen.formats.statblock`).
+The generic formats for other tools live one module each in this package
+(:mod:`~chargen.formats.roster`, :mod:`~chargen.formats.text`) and read the
+engine's typed view of a character (:mod:`chargen.view`), so they write every
+engine. An engine's own formats live with it and register themselves when
+their package is imported (:data:`BUILTIN`: the D100 II interop, MEG, Foundry
+and statblock, in :mod:`chargen.systems.d100.interop`).
 
 :data:`FORMATS` is the registry, by name, in registration order;
 :func:`register` adds one. :func:`chargen.batch.write_batch` writes any of them.
@@ -33,6 +35,7 @@ The formats for other tools live one module each in this package
 
 from __future__ import annotations
 
+import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -182,11 +185,15 @@ def register(fmt: Format) -> Format:
 for _fmt in (JsonFormat(), YamlFormat(), HtmlFormat(), PdfFormat()):
     register(_fmt)
 
-from chargen.formats import foundry, meg, roster, statblock, text  # noqa: E402 - they subclass Format
+from chargen.formats import roster, text  # noqa: E402 - they subclass Format
 
-for _fmt in (roster.CsvFormat(), text.TextFormat(), meg.MegFormat(), foundry.FoundryFormat(),
-             statblock.StatblockFormat()):
+for _fmt in (roster.CsvFormat(), text.TextFormat()):
     register(_fmt)
+
+# the packages whose import registers an engine's own formats (the D100 II interop: meg, foundry, statblock)
+BUILTIN = ("chargen.systems.d100.interop",)
+for _package in BUILTIN:
+    importlib.import_module(_package)
 
 
 def names(sheet: bool | None = None) -> tuple[str, ...]:

@@ -11,6 +11,7 @@ from chargen.engines import Engine, Layout, NameScheme, RollOption, register
 from chargen.resolve import Resolution, Step, require
 from chargen.rules.check import file_cursors
 from chargen.rules.tables import banded
+from chargen.view import CharacterView, Figure, Group, Line, header, roster_pairs
 
 HERE = Path(__file__).parent
 RULES_DIR = HERE / "rules"
@@ -62,6 +63,16 @@ def resolve(rules, roller, options) -> Resolution:
     return Resolution("toy", "might", {"might": might}, outcome, f"Toy roll (MIGHT {might}): {outcome}", (step,))
 
 
+def view(doc, rules=None) -> CharacterView:
+    """The toy's view: MIGHT and WITS (the rules' characteristics, else the document's) and the bonus."""
+    keys = list(rules["chars"]) if rules is not None else list(doc["characteristics"])
+    chars = tuple(Figure(k.upper(), doc["characteristics"].get(k, ""), k) for k in keys)
+    bonus = Figure("Bonus", doc["bonus"], "bonus")
+    return CharacterView(header(doc), (Line((Group("characteristics", chars), Group("bonus", (bonus,)))),),
+                         notes=doc.get("notes") or "", columns=(*chars, bonus), roster=(*chars, bonus),
+                         key_figures=(*chars, bonus))
+
+
 SCHEMA = {
     "required": ["characteristics", "bonus", "notes"],
     "properties": {
@@ -84,6 +95,7 @@ ENGINE = register(Engine(
     roll_options=(RollOption("might", "int", "roll 1D6 at or under this MIGHT."),),
     resolve=resolve,
     roll_examples=({"might": 4},),
-    layouts={"sheet": Layout("sheet", "toy.html.j2", lambda doc, rules: {"roster": []},
+    layouts={"sheet": Layout("sheet", "toy.html.j2", lambda doc, rules: {"roster": roster_pairs(view(doc, rules))},
                              folder=HERE / "templates")},
+    view=view,
 ))

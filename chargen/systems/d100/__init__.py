@@ -1,7 +1,7 @@
 """The D100 II engine: typed rules, character generation, roll resolution and its sheet."""
 
 from chargen.engines import Engine, NameScheme, RollOption, read_schema, register, sheet_block_card
-from chargen.systems.d100.experience import check_request, key_figures
+from chargen.systems.d100.experience import check_request
 from chargen.systems.d100.generate import draw_identity, generate
 from chargen.systems.d100.pins import pin_targets
 from chargen.systems.d100.recompute import fill, recompute
@@ -9,6 +9,7 @@ from chargen.systems.d100.resolve import ROLL_OPTIONS, resolve
 from chargen.systems.d100.rules import READS
 from chargen.systems.d100.rules import build as build_rules
 from chargen.systems.d100.sheet import block_context, sheet_context
+from chargen.systems.d100.view import view
 
 
 ENGINE = register(Engine(
@@ -27,11 +28,10 @@ ENGINE = register(Engine(
     ),
     resolve=resolve,
     roll_examples=({"chance": 65}, {"chance": 110, "against": 120}, {"active": 12, "passive": 14}),
-    layouts=sheet_block_card("d100.html.j2", "d100-block.html.j2", lambda doc, rules: sheet_context(doc),
-                             lambda doc, rules: block_context(doc)),
+    layouts=sheet_block_card("d100.html.j2", "d100-block.html.j2", sheet_context, block_context),
     archetypes=lambda rules: tuple(a.listing() for a in rules.archetypes.values()),
     check_request=check_request,
-    key_figures=key_figures,
+    view=view,
     pins=pin_targets,
     recompute=recompute,
     fill=fill,

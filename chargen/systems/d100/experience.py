@@ -172,16 +172,3 @@ def profession_money(rules, p: Plan, bg, roller: Roller) -> dict:
 def experience_block(p: Plan) -> dict:
     return {"profession": {"id": p.profession.id, "label": p.profession.label},
             "years": p.years, "years_dice": p.years_dice}
-
-
-def key_figures(doc: dict) -> list[tuple[str, int]]:
-    """What ``chargen stats`` summarises: age, hit points, the attack and parry abilities, the
-    best weapon attack and parry, and every skill experience raised (its value)."""
-    combat, weapons = doc["combat"], doc["weapons"]
-    out = [("Age", doc["identity"]["age"]), ("Hit points", combat["hit_points"]),
-           ("Attack ability", combat["attack"]), ("Parry ability", combat["parry"]),
-           ("Best weapon attack %", max((w["attack"] for w in weapons if w["attack"] is not None), default=0)),
-           ("Best weapon parry %", max((w["parry"] for w in weapons if w["parry"] is not None), default=0))]
-    out += [(s["label"], s["value"]) for s in doc["skills"]
-            if any(x["source"] in ("profession", "archetype") for x in s.get("sources", ()))]
-    return out

@@ -100,6 +100,7 @@ class D100Rules:
     names: dict[str, NameList]
     experience: Experience
     archetypes: dict[str, Archetype]
+    location_die: int = 20  # the die the hit-location table is rolled on (hit_locations.yaml: die)
 
 
 def build(docs: dict[str, Located], problems: Problems) -> D100Rules | None:
@@ -112,7 +113,7 @@ def build(docs: dict[str, Located], problems: Problems) -> D100Rules | None:
     check_reads("d100", "ability", ABILITY, c["combat"]["abilities"])
     rows = _rows(c["modifiers"])
     combat = _combat(c["combat"], char_ids, rows)
-    locations, location_hp = _locations(c["hit_locations"])
+    locations, location_hp, location_die = _locations(c["hit_locations"])
     categories, exp_char, exp_steps, skills = _skills(c["skills"], char_ids, rows)
     weapons = weapons_table(c["weapons"])
     armour = armour_table(c["armour"], _ids(c["hit_locations"]["locations"]))
@@ -135,7 +136,7 @@ def build(docs: dict[str, Located], problems: Problems) -> D100Rules | None:
         categories=categories, experience_char=exp_char, experience_steps=exp_steps, skills=skills,
         weapons=weapons, armour=armour, backgrounds=backgrounds, common_equipment=common,
         sexes=sexes, age=age, names=names, experience=experience,
-        archetypes=archetypes,
+        archetypes=archetypes, location_die=location_die,
     )
     bounds.check(rules, c, ABILITY)
     return None if problems.items else rules
@@ -249,7 +250,7 @@ def _locations(c: Cursor):
         out.append(Location(e["id"].ident(), e["label"].str(), m, s, e["hp"].ref(location_hp, "location hit-point row")))
     check_partition(c["locations"], die, melee, "melee hit-location")
     check_partition(c["locations"], die, missile, "missile hit-location")
-    return tuple(out), location_hp
+    return tuple(out), location_hp, die
 
 
 def _skills(c: Cursor, char_ids: set, rows: dict):

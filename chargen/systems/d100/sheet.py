@@ -7,21 +7,25 @@ character (a raised skill, a new weapon) shows its own degree ranges.
 from __future__ import annotations
 
 from chargen.systems.d100.degrees import degree_ranges
+from chargen.systems.d100.view import view
+from chargen.view import roster_pairs
 
 
-def sheet_context(doc: dict) -> dict:
+def sheet_context(doc: dict, rules=None) -> dict:
+    shown = view(doc, rules)
     return {
         "skill_rows": skill_rows(doc),
         "weapons": [weapon_line(w) for w in doc["weapons"]],
         "location_labels": {loc["id"]: loc["label"] for loc in doc["hit_locations"]},
-        "roster": roster(doc),
+        "view": shown,
+        "roster": roster_pairs(shown),  # the cover's key figures
     }
 
 
-def block_context(doc: dict) -> dict:
+def block_context(doc: dict, rules=None) -> dict:
     """The stat block's and card's figures: the sheet's, and the skills above their base (best first)."""
     above = [s for s in doc["skills"] if s["value"] > s["base"]]
-    return {**sheet_context(doc), "skills_above_base": sorted(above, key=lambda s: -s["value"])}
+    return {**sheet_context(doc, rules), "skills_above_base": sorted(above, key=lambda s: -s["value"])}
 
 
 def label_of(category_id: str) -> str:
@@ -66,15 +70,3 @@ def weapon_line(weapon: dict) -> dict:
         return None if chance is None else degree_ranges(chance)
 
     return {"weapon": weapon, "attack": ranges(weapon["attack"]), "parry": ranges(weapon["parry"])}
-
-
-def roster(doc: dict) -> list[tuple[str, str]]:
-    """A few key figures for the party cover's roster: the best attack of a weapon the character can use."""
-    combat = doc["combat"]
-    figures = [("HP", str(combat["hit_points"])), ("POW", str(combat["pow_points"])),
-               ("DM", combat["damage_modifier"])]
-    attacks = [w for w in doc["weapons"] if w["attack"] is not None and not w.get("below_minimum")]
-    if attacks:
-        best = max(attacks, key=lambda w: w["attack"])
-        figures.append((best["label"], f"{best['attack']}%"))
-    return [("", doc["background"]["label"])] + figures

@@ -6,6 +6,7 @@ from chargen.systems.kotm.resolve import ROLL_OPTIONS, resolve
 from chargen.systems.kotm.rules import READS
 from chargen.systems.kotm.rules import build as build_rules
 from chargen.systems.kotm.sheet import sheet_context
+from chargen.systems.kotm.view import view
 
 
 def bounds(rules) -> dict:
@@ -38,8 +39,7 @@ ENGINE = register(Engine(
     layouts=sheet_block_card("kotm.html.j2", "kotm-block.html.j2", sheet_context, needs_rules=True),
     archetypes=lambda rules: tuple(a.listing() for a in rules.archetypes.values()),
     check_request=check_request,
-    key_figures=lambda doc: [("Level", doc["level"]), ("SD", doc["sd"]), ("Save check", doc["save_check"]),
-                             ("Best damage modifier", max((w["damage_modifier"] for w in doc["weapons"]), default=0))],
+    view=view,
     pins=pin_targets,
     recompute=recompute,
     fill=fill,

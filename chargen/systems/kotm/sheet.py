@@ -6,6 +6,8 @@ from __future__ import annotations
 from chargen.resolve import odds_entry
 from chargen.systems.kotm.mechanics import outcome_odds, outcome_reads, ranges
 from chargen.systems.kotm.rules import OUTCOME, KotmRules, Outcome
+from chargen.systems.kotm.view import view
+from chargen.view import roster_pairs
 
 NEEDS_RULES = True  # the odds and tables come from the rules the character was made with
 
@@ -21,6 +23,7 @@ def sheet_context(doc: dict, rules: KotmRules | None = None) -> dict:
         from chargen.rules import load_builtin
 
         rules = load_builtin(doc["system"]["id"]).rules
+    shown = view(doc, rules)
     sd, level = doc["sd"], doc["level"]
     odds = outcome_odds(rules.attack, sd)
     reads = outcome_reads(rules.attack, sd)
@@ -45,7 +48,8 @@ def sheet_context(doc: dict, rules: KotmRules | None = None) -> dict:
             for row in rules.fumbles.rows
         ],
         "weapons": [_weapon(w) for w in doc["weapons"]],
-        "roster": roster(doc),
+        "view": shown,
+        "roster": roster_pairs(shown),  # the cover's key figures
     }
 
 
@@ -104,14 +108,3 @@ def _weapon(w: dict) -> dict:
     return {"label": w["label"], "kind": w["kind"], "damage_modifier": f"{w['damage_modifier']:+d}",
             "hit": _span(d["hit"]), "critical_success": _span(d["critical_success"]),
             "outstanding_success": _span(d["outstanding_success"])}
-
-
-def roster(doc: dict) -> list[tuple[str, str]]:
-    """A few key figures for the party cover's roster: profession, level, SD, save check,
-    critical-fumble damage and the first weapon's hit damage."""
-    figures = [("", doc["profession"]["label"]), ("Level", str(doc["level"])), ("SD", str(doc["sd"])),
-               ("SC", str(doc["save_check"])), ("CF", str(doc["critical_fumble_damage"]))]
-    if doc["weapons"]:
-        w = doc["weapons"][0]
-        figures.append((w["label"], _span(w["damage"]["hit"]).replace("-", "\u2013")))
-    return figures

@@ -6,6 +6,7 @@ from chargen.systems.rtd.resolve import ROLL_OPTIONS, resolve
 from chargen.systems.rtd.rules import READS
 from chargen.systems.rtd.rules import build as build_rules
 from chargen.systems.rtd.sheet import sheet_context
+from chargen.systems.rtd.view import view
 
 
 def bounds(rules) -> dict:
@@ -62,9 +63,7 @@ ENGINE = register(Engine(
     layouts=sheet_block_card("rtd.html.j2", "rtd-block.html.j2", sheet_context, needs_rules=True),
     archetypes=lambda rules: tuple(a.listing() for a in rules.archetypes.values()),
     check_request=check_request,
-    key_figures=lambda doc: [(s["abbr"], s["value"]) for s in doc["stats"]]
-    + [("Best weapon damage", max((w["damage"] for w in doc["weapons"]), default=0))]
-    + [(f"{s['label']} XP", s["xp"]) for s in doc["skills"]],
+    view=view,
     pins=pin_targets,
     recompute=recompute,
     fill=fill,

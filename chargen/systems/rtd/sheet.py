@@ -10,6 +10,8 @@ from chargen.resolve import odds_entry
 from chargen.systems.rtd.combat import round_half_up
 from chargen.systems.rtd.mechanics import action_odds, chart_odds, pass_chance
 from chargen.systems.rtd.rules import RtdRules
+from chargen.systems.rtd.view import view
+from chargen.view import roster_pairs
 
 CHARTS_SHOWN = 2
 
@@ -21,6 +23,7 @@ def sheet_context(doc: dict, rules: RtdRules | None = None) -> dict:
         from chargen.rules import load_builtin
 
         rules = load_builtin(doc["system"]["id"]).rules
+    shown = view(doc, rules)
     return {
         "difficulties": [{"id": t.id, "label": t.label, "min": t.min, "max": t.max, "die": f"1D{t.max}"}
                          for t in rules.tiers],
@@ -35,7 +38,8 @@ def sheet_context(doc: dict, rules: RtdRules | None = None) -> dict:
         "damage_rows": _damage_rows(rules),
         "action_scale": _action_scale(rules),
         "combat": _combat(rules),
-        "roster": roster(doc),
+        "view": shown,
+        "roster": roster_pairs(shown),  # the cover's key figures
     }
 
 
@@ -124,12 +128,3 @@ def _combat(rules: RtdRules) -> dict:
     return {"to_hit_die": f"1D{c.to_hit_die}", "to_hit": rows(c.to_hit), "dodge_die": f"1D{c.dodge_die}",
             "dodge": rows(c.dodge), "critical_die": f"1D{c.critical_die}",
             "critical_on": sorted(c.critical_on), "parry_bonus": c.parry_bonus}
-
-
-def roster(doc: dict) -> list[tuple[str, str]]:
-    """A few key figures for the party cover's roster: the stats and the most practised skill."""
-    figures = [(s["abbr"], str(s["value"])) for s in doc["stats"]]
-    if doc["skills"]:
-        best = max(doc["skills"], key=lambda s: s["xp"])
-        figures.append((best["label"], best["level_label"]))
-    return figures

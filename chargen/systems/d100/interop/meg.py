@@ -9,8 +9,9 @@ keys in MEG's order, the seven stats in MEG's order, ``range`` as "NN-NN",
 spell lists always present, every weapon ``type`` one of the four allowed.
 
 What D100 II has and MEG has no field for is written where a reader sees it
-(the README lists it): weapon parry and the attack/parry/defence bonuses go to
-``features`` and ``notes``; skill bases and category modifiers have no field
+(the README lists it): weapon parry, the attack/parry/defence bonuses and a
+characteristic a house rule adds (``Characteristic EDU: 12``) go to ``features``
+and ``notes``; skill bases and category modifiers have no field
 (the totals are right; an importer's back-computed "training" means nothing for them).
 Chosen where D100 II has no figure (``source: default`` in README terms):
 ``cult_rank`` "None", ``action_points`` 2, weapon ``size`` "M", ``reach`` "M"
@@ -24,7 +25,8 @@ import json
 import textwrap
 
 from chargen.formats import BatchInfo, Format
-from chargen.formats.d100view import range_text, signed_dm, weapon_damage
+from chargen.systems.d100.interop.d100view import range_text, signed_dm, weapon_damage
+from chargen.view import of as view_of
 
 MEG_STATS = ("STR", "CON", "SIZ", "DEX", "INT", "POW", "CHA")
 SPELL_LISTS = ("folk_spells", "theism_spells", "sorcery_spells", "mysticism_spells")
@@ -63,6 +65,8 @@ def features(doc: dict) -> list[str]:
     out += [f"D100 II bonus: attack {c['attack']:+d}%, parry {c['parry']:+d}%, defence {c['defence']}%",
             f"D100 II strike ranks: SIZ {c['strike_ranks']['siz']}, DEX {c['strike_ranks']['dex']}"]
     out += [f"Armour: {a['label']} (AP {a['ap']})" for a in doc["armour"]]
+    chars = view_of(doc).group("characteristics").figures  # a house rule's characteristic MEG has no stat for
+    out += [f"Characteristic {f.label}: {f.value}" for f in chars if f.label not in MEG_STATS]
     return out
 
 

@@ -9,9 +9,10 @@ its own twelve skill categories) and keeps only a base and a gained chance.
 
 The file is what Foundry's "Import Data" takes: ``{name, type: "character",
 img, system, items, effects, flags, _stats}``. Characteristics go to
-``system.stats.<id>.base`` (``edu``, which D100 II lacks, is 0); every skill
+``system.stats.<id>.base`` (``edu``, which D100 II lacks, is 0 unless a house rule
+adds it; any other characteristic a house rule adds gets its own key); every skill
 and every weapon skill is a ``skill`` item whose value is split by source
-(:func:`chargen.formats.d100view.skill_sources`: base to ``base``, profession
+(:func:`chargen.systems.d100.interop.d100view.skill_sources`: base to ``base``, profession
 to ``profession``, the category modifier to ``effects``, an archetype to
 ``personality``, house rules, pins and hand edits to ``personal``, previous
 experience to ``xp``), so nothing is back-computed; each hit location is a
@@ -25,7 +26,8 @@ import json
 import re
 
 from chargen.formats import Format
-from chargen.formats.d100view import CHARACTERISTICS, skill_sources
+from chargen.systems.d100.interop.d100view import CHARACTERISTICS, skill_sources
+from chargen.view import of as view_of
 
 IMG = "icons/svg/mystery-man.svg"  # Foundry's default actor image
 CORE_VERSION, SYSTEM_VERSION = "12.331", "12.0.0"  # source: default (the Foundry V12 generation chargen targets)
@@ -56,9 +58,10 @@ def _weapon_parts(w: dict) -> list[tuple[str, int]]:
 
 
 def actor(doc: dict) -> dict:
+    chars = view_of(doc).group("characteristics")
+    keys = [*CHARACTERISTICS, *(f.key for f in chars.figures if f.key not in CHARACTERISTICS), "edu"]
     stats = {k: {"base": doc["characteristics"].get(k, 0), "culture": 0, "exp": 0, "age": 0, "effects": 0}
-             for k in CHARACTERISTICS}
-    stats["edu"] = {"base": 0, "culture": 0, "exp": 0, "age": 0, "effects": 0}
+             for k in dict.fromkeys(keys)}
     items = [_skill_item(s["label"], s["category"], skill_sources(s)) for s in doc["skills"]]
     items += [_skill_item(w["label"], "combat", _weapon_parts(w)) for w in doc["weapons"]]
     items += [{"name": h["label"], "type": "hit-location", "effects": [],

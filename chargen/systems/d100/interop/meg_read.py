@@ -24,7 +24,7 @@ import re
 from collections.abc import Callable
 
 from chargen.errors import CharacterError
-from chargen.formats.meg import MEG_STATS, MELEE_REACH, MISSILE_REACH, SIZE, SPELL_LISTS
+from chargen.systems.d100.interop.meg import MEG_STATS, MELEE_REACH, MISSILE_REACH, SIZE, SPELL_LISTS
 
 Notice = Callable[[str], None]
 _RANGE = re.compile(r"^\s*(\d{1,3})\s*-\s*(\d{1,3})\s*$")

@@ -6,7 +6,10 @@ the layout draws; the note's body is the character's plain-text stat block. The
 plugin has no D100 layout, so chargen writes its own, :data:`LAYOUT`, into the
 output folder as ``chargen-d100-layout.json`` (a batch file, listed in the
 manifest with its SHA-256): import it once in the plugin's settings ("Layouts"
-then "Import"). It is the same bytes in every batch.
+then "Import"). It is the same bytes in every batch of the same rules; its stats
+table's headers are the rules' characteristics (a house rule's EDU is one more)
+and its hit-location column the die the rules roll them on, both read from the
+character's view (:mod:`chargen.view`).
 """
 
 from __future__ import annotations
@@ -16,8 +19,9 @@ import json
 import yaml
 
 from chargen.formats import BatchInfo, Format
-from chargen.formats.d100view import range_text, sources_text
 from chargen.formats.text import block
+from chargen.systems.d100.interop.d100view import range_text, sources_text
+from chargen.view import of as view_of
 
 LAYOUT_ID = "chargen-d100"
 STAT_HEADERS = ("STR", "CON", "SIZ", "INT", "POW", "DEX", "CHA")
@@ -27,31 +31,41 @@ def _block(kind: str, ident: str, **fields) -> dict:
     return {"type": kind, "id": ident, **fields}
 
 
-LAYOUT = {
-    "name": "chargen D100 II",
-    "id": LAYOUT_ID,
-    "blocks": [
-        _block("heading", "name", properties=["name"], size=1),
-        _block("subheading", "identity", properties=["sex", "age", "background"], separator=", "),
-        _block("table", "stats", properties=["stats"], headers=list(STAT_HEADERS), calculate=False),
-        _block("inline", "combat", nested=[
-            _block("property", "hit_points", properties=["hit_points"], display="Hit points"),
-            _block("property", "pow_points", properties=["pow_points"], display="POW points"),
-            _block("property", "move", properties=["move"], display="Move"),
-            _block("property", "damage_modifier", properties=["damage_modifier"], display="Damage modifier"),
-            _block("property", "strike_ranks", properties=["strike_ranks"], display="Strike ranks"),
-            _block("property", "bonuses", properties=["bonuses"], display="Bonuses"),
-        ]),
-        _block("table", "hit_locations", properties=["hit_locations"], headers=["D20", "Location", "AP", "HP"],
-               calculate=False),
-        _block("traits", "weapons", properties=["weapons"], heading="Weapons"),
-        _block("traits", "skills", properties=["skills"], heading="Skills"),
-        _block("property", "armour", properties=["armour"], display="Armour"),
-        _block("property", "equipment", properties=["equipment"], display="Equipment"),
-        _block("text", "notes", properties=["notes"], heading="Notes"),
-    ],
-}
-LAYOUT_BYTES = (json.dumps(LAYOUT, indent=2) + "\n").encode("utf-8")
+def layout(stats: tuple[str, ...] = STAT_HEADERS, die: int = 20) -> dict:
+    """The plugin's layout for characters of ``stats`` (the rules' characteristics) whose hit
+    locations are rolled on 1D``die``."""
+    return {
+        "name": "chargen D100 II",
+        "id": LAYOUT_ID,
+        "blocks": [
+            _block("heading", "name", properties=["name"], size=1),
+            _block("subheading", "identity", properties=["sex", "age", "background"], separator=", "),
+            _block("table", "stats", properties=["stats"], headers=list(stats), calculate=False),
+            _block("inline", "combat", nested=[
+                _block("property", "hit_points", properties=["hit_points"], display="Hit points"),
+                _block("property", "pow_points", properties=["pow_points"], display="POW points"),
+                _block("property", "move", properties=["move"], display="Move"),
+                _block("property", "damage_modifier", properties=["damage_modifier"], display="Damage modifier"),
+                _block("property", "strike_ranks", properties=["strike_ranks"], display="Strike ranks"),
+                _block("property", "bonuses", properties=["bonuses"], display="Bonuses"),
+            ]),
+            _block("table", "hit_locations", properties=["hit_locations"], headers=[f"D{die}", "Location", "AP", "HP"],
+                   calculate=False),
+            _block("traits", "weapons", properties=["weapons"], heading="Weapons"),
+            _block("traits", "skills", properties=["skills"], heading="Skills"),
+            _block("property", "armour", properties=["armour"], display="Armour"),
+            _block("property", "equipment", properties=["equipment"], display="Equipment"),
+            _block("text", "notes", properties=["notes"], heading="Notes"),
+        ],
+    }
+
+
+def layout_bytes(stats: tuple[str, ...] = STAT_HEADERS, die: int = 20) -> bytes:
+    return (json.dumps(layout(stats, die), indent=2) + "\n").encode("utf-8")
+
+
+LAYOUT = layout()  # the built-in rules' layout
+LAYOUT_BYTES = layout_bytes()
 
 
 def _weapon_desc(w: dict) -> str:
@@ -63,6 +77,8 @@ def _weapon_desc(w: dict) -> str:
 
 
 def front_matter(doc: dict) -> dict:
+    shown = view_of(doc)
+    chars, locations = shown.group("characteristics"), shown.table("hit_locations")
     c, who = doc["combat"], doc["identity"]
     sr = c["strike_ranks"]
     return {
@@ -74,14 +90,14 @@ def front_matter(doc: dict) -> dict:
         "background": doc["background"]["label"],
         "system": f"{doc['system']['name']} {doc['system']['version']}",
         "source": f"chargen seed {doc['seed']['batch']} index {doc['seed']['index']}",
-        "stats": [doc["characteristics"].get(k.lower(), 0) for k in STAT_HEADERS],
+        "stats": [f.value for f in chars.figures],
         "hit_points": c["hit_points"],
         "pow_points": c["pow_points"],
         "move": c["mov"],
         "damage_modifier": c["damage_modifier"],
         "strike_ranks": f"SIZ {sr['siz']}, DEX {sr['dex']}",
         "bonuses": f"attack {c['attack']:+d}%, parry {c['parry']:+d}%, defence {c['defence']}%",
-        "hit_locations": [[range_text(h["melee"]), h["label"], h["ap"], h["hp"]] for h in doc["hit_locations"]],
+        "hit_locations": [[range_text(melee), label, ap, hp] for label, melee, _, ap, hp in locations.rows],
         "weapons": [{"name": w["label"], "desc": _weapon_desc(w)} for w in doc["weapons"]],
         "skills": [{"name": s["label"], "desc": f"{s['value']}% ({sources_text(s)})"}
                    for s in doc["skills"] if s["value"]],
@@ -109,7 +125,13 @@ class StatblockFormat(Format):
         return note(doc).encode("utf-8")
 
     def part(self, doc: dict) -> str:
-        return ""  # the layout does not depend on the characters
+        """What the layout depends on: the characteristics' headers and the hit-location die (the rules')."""
+        shown = view_of(doc)
+        return json.dumps([[f.label for f in shown.group("characteristics").figures],
+                           shown.table("hit_locations").sides])
 
     def join(self, parts: list[str], info: BatchInfo) -> bytes:
-        return LAYOUT_BYTES
+        if not parts:
+            return LAYOUT_BYTES
+        stats, die = json.loads(parts[0])
+        return layout_bytes(tuple(stats), die)
