@@ -198,12 +198,12 @@ def test_the_strike_rank_formula_is_credited_to_the_reference():
                 assert "SR = DEX SR (seed)" not in line and "DEX SR alone (seed)" not in line, line
 
 
-def test_the_readme_counts_the_skills_chargen_makes(d100):
+def test_the_manual_counts_the_skills_chargen_makes(d100):
     import re
-    from pathlib import Path
 
-    readme = (Path(__file__).parents[1] / "README.md").read_text()
-    counts = {int(n) for n in re.findall(r"all (\d+) skills", readme)}
+    from tests import manual
+
+    counts = {int(n) for n in re.findall(r"all (\d+) skills", manual.whole())}
     assert counts == {len(d100.rules.skills)} == {27}
 
 

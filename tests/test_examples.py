@@ -1,5 +1,5 @@
-"""Every command shown in the README's console blocks and in examples/*.console runs and
-prints exactly what is shown (stdout; the seed report on stderr is not shown)."""
+"""Every command shown in the console blocks of the manual (README.md and docs/*.md) and in
+examples/*.console runs and prints exactly what is shown (stdout; the seed report on stderr is not shown)."""
 
 import shlex
 from pathlib import Path
@@ -8,6 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from chargen.cli import cli
+from tests import manual
 
 ROOT = Path(__file__).parent.parent
 
@@ -36,33 +37,33 @@ def commands(lines: list[str]) -> list[tuple[str, str]]:
     return [(cmd, "".join(x + "\n" for x in shown)) for cmd, shown in out]
 
 
-def readme_outside_house_rules() -> str:
-    """The README less its House rules section, whose blocks abbreviate output with '...'
-    and are run by tests/test_house_examples.py."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    start = text.find("\n## House rules")
-    if start < 0:
-        return text
-    end = text.find("\n## ", start + 1)
-    return text[:start] + (text[end:] if end >= 0 else "")
+def manual_outside_house_rules() -> list[tuple[str, str]]:
+    """(name, text) of each page of the manual but docs/house-rules.md, whose blocks abbreviate
+    output with '...' and are run by tests/test_house_examples.py."""
+    return [(manual.name(page), manual.read(page)) for page in manual.pages() if page != manual.HOUSE_RULES_PAGE]
+
+
+MANUAL = {name for name, _ in manual_outside_house_rules()}
 
 
 def examples() -> list[tuple[str, str, str]]:
     found = []
-    for block in console_blocks(readme_outside_house_rules()):
-        found += [("README.md", cmd, shown) for cmd, shown in commands(block)]
+    for where, text in manual_outside_house_rules():
+        for block in console_blocks(text):
+            found += [(where, cmd, shown) for cmd, shown in commands(block)]
     for path in sorted((ROOT / "examples").glob("*.console")):
         found += [(path.name, cmd, shown) for cmd, shown in commands(path.read_text(encoding="utf-8").splitlines())]
     return found
 
 
 def earlier_in_block() -> dict[str, list[str]]:
-    """For each README command, the commands before it in its console block (which write the files it reads)."""
+    """For each command of the manual, the commands before it in its console block (which write the files it reads)."""
     out: dict[str, list[str]] = {}
-    for block in console_blocks(readme_outside_house_rules()):
-        cmds = [cmd for cmd, _ in commands(block)]
-        for n, cmd in enumerate(cmds):
-            out.setdefault(cmd, cmds[:n])
+    for _, text in manual_outside_house_rules():
+        for block in console_blocks(text):
+            cmds = [cmd for cmd, _ in commands(block)]
+            for n, cmd in enumerate(cmds):
+                out.setdefault(cmd, cmds[:n])
     return out
 
 
@@ -78,7 +79,7 @@ EXAMPLES = examples()
 @pytest.mark.parametrize("where, command, shown", EXAMPLES, ids=[f"{w}: {c}" for w, c, _ in EXAMPLES])
 def test_example_output_is_real(where, command, shown, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # commands that write (-o party/) write here
-    if where == "README.md":
+    if where in MANUAL:
         for before in earlier_in_block().get(command, []):
             assert CliRunner().invoke(cli, shlex.split(before)[1:], prog_name="chargen").exit_code == 0, before
     argv = shlex.split(command)

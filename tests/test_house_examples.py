@@ -1,4 +1,4 @@
-"""The house-rules examples and every command of the README's House rules section, run."""
+"""The house-rules examples and every command of the manual's House rules page (docs/house-rules.md), run."""
 
 import json
 import re
@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 from chargen.cli import cli
 from chargen.rules import load_module
+from tests import manual
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "house-rules"
@@ -68,10 +69,8 @@ def test_saltmarsh_adds_fisher_folk_with_their_names_and_kit(tmp_path):
 
 
 def _readme_commands() -> list[tuple[str, list[str]]]:
-    text = (ROOT / "README.md").read_text()
-    section = text.split("## House rules", 1)[1].split("\n## ", 1)[0]
     out = []
-    for block in re.findall(r"```console\n(.*?)```", section, re.S):
+    for block in re.findall(r"```console\n(.*?)```", manual.read(manual.HOUSE_RULES_PAGE), re.S):
         for chunk in re.split(r"^\$ ", block, flags=re.M)[1:]:
             command, *expected = chunk.rstrip("\n").split("\n")
             out.append((command, expected))
@@ -79,7 +78,7 @@ def _readme_commands() -> list[tuple[str, list[str]]]:
 
 
 def _matches(expected: list[str], actual: list[str]) -> bool:
-    """``...`` in the README stands for any lines."""
+    """``...`` in the manual stands for any lines."""
     pattern = "".join(".*?" if line == "..." else re.escape(line + "\n") for line in expected)
     return re.fullmatch(pattern, "".join(line + "\n" for line in actual), re.S) is not None
 
@@ -94,7 +93,7 @@ def test_readme_house_rules_commands(command, expected, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     args = shlex.split(command)
     assert args[0] == "chargen"
-    if "--resume" in args:  # the README runs the batch just before
+    if "--resume" in args:  # the manual runs the batch just before
         assert run(*shlex.split("generate --seed 11 --count 9 --format json,yaml -o resumed-party")).exit_code == 0
     r = run(*args[1:])
     assert r.exit_code == (1 if expected and "rules check" in command and "typos" in command else 0), r.output

@@ -11,6 +11,7 @@ from click.testing import CliRunner
 from chargen.cli import cli
 from chargen.errors import RulesError
 from chargen.party import line_seed, read_party
+from tests import manual
 
 ROOT = Path(__file__).parent.parent
 HEAD = "name: Bandits of the Old Road\nsystem: d100\nseed: 20261201\n"
@@ -197,14 +198,14 @@ def test_the_town_watch_example(tmp_path):
     manifest = json.loads((tmp_path / "watch" / "manifest.json").read_text())
     lines = manifest["party"]["lines"]
     assert [ln["archetype"] for ln in lines] == ["guard_sergeant", "town_guard"] and 5 <= lines[1]["count"] <= 10
-    readme = (ROOT / "README.md").read_text()
-    assert r.stderr.replace(str(tmp_path / "watch"), "watch") in readme  # the README shows the real output
+    page = manual.read(manual.COMMANDS_PAGE)
+    assert r.stderr.replace(str(tmp_path / "watch"), "watch") in page  # the manual shows the real output
 
 
 def test_the_bandit_ambush_example_and_its_roster(tmp_path):
     r = run("party", ROOT / "examples/bandit-ambush.yaml", "-o", tmp_path / "ambush")
     assert r.exit_code == 0, r.output
-    assert r.stderr.replace(str(tmp_path / "ambush"), "ambush") in (ROOT / "README.md").read_text()
+    assert r.stderr.replace(str(tmp_path / "ambush"), "ambush") in manual.read(manual.COMMANDS_PAGE)
     import subprocess
 
     pdf = str(tmp_path / "ambush" / "party.pdf")

@@ -1,6 +1,6 @@
-"""Every shell recipe in the README (its ```sh blocks) runs as written, with bash, in a fresh folder
-holding a copy of examples/, with this environment's chargen and python first on the PATH; and every
-block that shows chargen commands is one a test runs (console or sh) or a synopsis."""
+"""Every shell recipe in the manual (the ```sh blocks of README.md and docs/*.md) runs as written, with
+bash, in a fresh folder holding a copy of examples/, with this environment's chargen and python first on
+the PATH; and every block that shows chargen commands is one a test runs (console or sh) or a synopsis."""
 
 import os
 import re
@@ -11,12 +11,15 @@ from pathlib import Path
 
 import pytest
 
+from tests import manual
+
 ROOT = Path(__file__).parent.parent
-BLOCKS = re.findall(r"^```(\w*)\n(.*?)^```", (ROOT / "README.md").read_text(encoding="utf-8"), re.S | re.M)
+BLOCKS = [(kind, body) for page in manual.pages()
+          for kind, body in re.findall(r"^```(\w*)\n(.*?)^```", manual.read(page), re.S | re.M)]
 RECIPES = [body for kind, body in BLOCKS if kind == "sh"]
 
 
-def test_the_readme_has_recipes():
+def test_the_manual_has_recipes():
     assert len(RECIPES) >= 2
 
 
@@ -43,8 +46,8 @@ def test_every_block_of_chargen_commands_runs_in_a_test():
 def _console_blocks() -> list[list[str]]:
     from tests.test_examples import commands, console_blocks
 
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    return [[cmd for cmd, _ in commands(block)] for block in console_blocks(text) if commands(block)]
+    return [[cmd for cmd, _ in commands(block)] for page in manual.pages()
+            for block in console_blocks(manual.read(page)) if commands(block)]
 
 
 CONSOLE = _console_blocks()
@@ -64,5 +67,5 @@ def test_each_console_block_runs_in_order_in_one_fresh_folder(block, tmp_path, m
     for command in block:
         argv = shlex.split(command)
         result = CliRunner().invoke(cli, argv[1:], prog_name="chargen")
-        expected = 1 if "typos.yaml" in command else 0  # the README shows rules check finding problems
+        expected = 1 if "typos.yaml" in command else 0  # the manual shows rules check finding problems
         assert result.exit_code == expected, f"{command}: {result.output}"
