@@ -18,6 +18,7 @@ import json
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from importlib import resources
 from pathlib import Path
 
 from chargen.errors import ChargenError
@@ -40,9 +41,12 @@ class RollOption:
 
     @property
     def flag(self) -> str:
-        from chargen.resolve import flag
-
         return flag(self.name)
+
+
+def flag(name: str) -> str:
+    """A roll option's name as the command line spells it: ``damage_mod`` is ``--damage-mod``."""
+    return "--" + name.replace("_", "-")
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,8 +135,6 @@ class Engine:
 
 def read_schema(package: str, name: str = "schema.json") -> dict:
     """An engine package's body schema (a JSON file shipped beside its code)."""
-    from importlib import resources
-
     return json.loads(resources.files(package).joinpath(name).read_text("utf-8"))
 
 

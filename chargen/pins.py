@@ -12,8 +12,9 @@ A value the rules cannot produce is refused unless ``force``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 import re
+import shlex
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from chargen.errors import ChargenError
@@ -94,6 +95,4 @@ def resolve(targets: Mapping[str, PinTarget], texts: tuple[str, ...] | list[str]
 
 def set_options(pins: Mapping[str, object]) -> str:
     """The ``--set`` options that give these pins, as a shell would take them."""
-    import shlex
-
     return " ".join(f"--set {shlex.quote(f'{p}={v}')}" for p, v in pins.items())

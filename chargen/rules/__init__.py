@@ -15,8 +15,11 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from chargen import engines
 from chargen.errors import ChargenError, RulesError, printable
 from chargen.rules.check import Cursor, Problems
+from chargen.rules.merge import apply_overlays
+from chargen.rules.overlay import check_targets, read_overlays
 from chargen.rules.yamlio import Located, load_file, load_text, read_text
 
 BUILTIN_DIR = Path(__file__).parent
@@ -81,8 +84,6 @@ def rules_hash(docs: dict[str, Located]) -> str:
 
 def build_module(docs: dict[str, Located], path: str, overlays: tuple = (), builtin: bool = True) -> RulesModule:
     """Validate a module's documents with its engine; every problem found is reported at once."""
-    from chargen import engines
-
     problems = Problems()
     meta = Cursor.root(docs["module"], problems)
     meta.mapping(required=("id", "name", "version", "mechanic"),
@@ -188,9 +189,6 @@ def module_docs(system_id: str, rules_dirs: list[Path] | tuple[Path, ...] = ()) 
 def load_module(system_id: str, overlays: list[Path] | tuple[Path, ...] = (),
                 rules_dirs: list[Path] | tuple[Path, ...] = ()) -> RulesModule:
     """A rules module (built in, or from ``rules_dirs``) with ``overlays`` applied in order."""
-    from chargen.rules.merge import apply_overlays
-    from chargen.rules.overlay import check_targets, read_overlays
-
     if not overlays and not rules_dirs:
         return load_builtin(system_id)
     docs, label, builtin = module_docs(system_id, rules_dirs)
@@ -213,8 +211,6 @@ def load_modules_for(system_ids: list[str], overlays: list[Path] | tuple[Path, .
                      rules_dirs: list[Path] | tuple[Path, ...] = ()) -> tuple[RulesModule, ...]:
     """The rules modules of ``system_ids`` (saved characters' modules), each with only the
     ``overlays`` that change it, in the order given. An overlay for none of them is an error."""
-    from chargen.rules.overlay import read_overlays
-
     read = read_overlays(list(overlays))
     problems = Problems()
     for o in read:
