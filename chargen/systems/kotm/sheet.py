@@ -7,9 +7,6 @@ from chargen.resolve import odds_entry
 from chargen.systems.kotm.mechanics import outcome_odds, outcome_reads, ranges
 from chargen.systems.kotm.rules import OUTCOME, KotmRules, Outcome
 
-NEEDS_RULES = True  # the odds and tables come from the rules the character was made with
-
-
 def outcome_order(rules: KotmRules) -> list:
     """OS, CS, hit, miss, CF, TF: the hitting exceptions, hit, miss, the failing exceptions."""
     a = rules.attack

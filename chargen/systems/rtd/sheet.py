@@ -13,9 +13,6 @@ from chargen.systems.rtd.rules import RtdRules
 
 CHARTS_SHOWN = 2
 
-NEEDS_RULES = True  # the odds and tables come from the rules the character was made with
-
-
 def sheet_context(doc: dict, rules: RtdRules | None = None) -> dict:
     if rules is None:
         from chargen.rules import load_builtin
