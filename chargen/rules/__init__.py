@@ -170,8 +170,18 @@ def _module_id(folder: Path) -> str:
     return ident
 
 
+def installed_modules() -> dict[str, Path]:
+    """The rules modules engines from outside the package ship (``Engine.modules``): id -> folder."""
+    found: dict[str, Path] = {}
+    for engine in engines.installed():
+        for folder in engine.modules:
+            found.setdefault(_module_id(folder), folder)
+    return found
+
+
 def module_ids(rules_dirs: list[Path] | tuple[Path, ...] = ()) -> list[str]:
-    return builtin_ids() + sorted(find_modules(rules_dirs))
+    """Every module: the built-in ones, then installed engines' and own ones (an own one of the same id wins)."""
+    return builtin_ids() + sorted(set(find_modules(rules_dirs)) | set(installed_modules()) - set(builtin_ids()))
 
 
 def module_docs(system_id: str, rules_dirs: list[Path] | tuple[Path, ...] = ()) -> tuple[dict[str, Located], str, bool]:
@@ -182,14 +192,17 @@ def module_docs(system_id: str, rules_dirs: list[Path] | tuple[Path, ...] = ()) 
         return read_module_files(own[system_id], str(own[system_id])), str(own[system_id]), False
     if system_id in builtin_ids():
         return _builtin_docs(system_id), f"chargen/rules/{system_id}", True
-    known = builtin_ids() + sorted(own)
+    installed = installed_modules()
+    if system_id in installed:
+        return read_module_files(installed[system_id], str(installed[system_id])), str(installed[system_id]), False
+    known = builtin_ids() + sorted(set(own) | set(installed))
     raise ChargenError(f"unknown system '{system_id}' (expected one of: {', '.join(known)})")
 
 
 def load_module(system_id: str, overlays: list[Path] | tuple[Path, ...] = (),
                 rules_dirs: list[Path] | tuple[Path, ...] = ()) -> RulesModule:
     """A rules module (built in, or from ``rules_dirs``) with ``overlays`` applied in order."""
-    if not overlays and not rules_dirs:
+    if not overlays and not rules_dirs and system_id in builtin_ids():
         return load_builtin(system_id)
     docs, label, builtin = module_docs(system_id, rules_dirs)
     if not overlays:

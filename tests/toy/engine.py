@@ -86,4 +86,5 @@ ENGINE = register(Engine(
     roll_examples=({"might": 4},),
     layouts={"sheet": Layout("sheet", "toy.html.j2", lambda doc, rules: {"roster": []},
                              folder=HERE / "templates")},
+    modules=(RULES_DIR / "toy",),
 ))
