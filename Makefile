@@ -19,12 +19,12 @@ $(STAMP): pyproject.toml
 deps: $(STAMP)
 
 # WeasyPrint needs Pango >= 1.44 and PangoFT2, and subsets fonts faster with
-# HarfBuzz-Subset: chargen/system_libraries.py checks them by loading them. It
+# HarfBuzz-Subset: tools/system_libraries.py checks them by loading them. It
 # also installs (apt-get, where possible) the Noto fonts names in other scripts
 # fall back on (fonts-noto-core, fonts-noto-cjk, fonts-noto-color-emoji) and
 # Debian's chromium for the browser tests.
 system-deps:
-	@python3 chargen/system_libraries.py --install
+	@python3 tools/system_libraries.py --install
 
 # Two worker processes (pytest-xdist), a test file's tests in one of them, in order (the help
 # examples and README recipes run in sequence); each test's folders under one short base

@@ -206,7 +206,7 @@ def _huge_sheet():
 
 
 def _party_name(name: str):
-    from chargen.render.names import check_party_name
+    from chargen.render.contain.names import check_party_name
     from chargen.render.templates import TemplateSet
 
     return lambda: check_party_name(name, TemplateSet.load())

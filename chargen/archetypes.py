@@ -69,7 +69,3 @@ def entries(c: Cursor) -> list[Cursor]:
     items = c["archetypes"].list()
     check_unique(items, "id", "archetype")
     return items
-
-
-def dice_text(d) -> str:
-    return str(d) if d is not None else ""

@@ -8,16 +8,23 @@ with which options, and the layouts (sheet views) it offers. A new engine is
 one package and one :func:`register` call; nothing else in chargen names it.
 
 The built-in engines are registered when first asked for (importing one costs
-its rules code, so a command imports only the engines it uses).
+its rules code, so a command imports only the engines it uses). An installed
+package declares its engines in the entry-point group ``chargen.engines``
+(:data:`ENTRY_POINTS`): the name is the engine id, the value the module whose
+import registers it (``pkg.engine``) or the engine object (``pkg.engine:ENGINE``).
+They are read only when an engine id is not a built-in one, or when every engine
+is listed; a broken one is one :class:`ChargenError` naming its distribution.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
 import json
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from importlib import metadata, resources
 from pathlib import Path
 
 from chargen.errors import ChargenError
@@ -28,6 +35,7 @@ BUILTIN = {  # engine id -> the package whose import registers it
     "kotm": "chargen.systems.kotm",
     "rtd": "chargen.systems.rtd",
 }
+ENTRY_POINTS = "chargen.engines"  # the entry-point group installed packages declare their engines in
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,9 +49,12 @@ class RollOption:
 
     @property
     def flag(self) -> str:
-        from chargen.resolve import flag
-
         return flag(self.name)
+
+
+def flag(name: str) -> str:
+    """A roll option's name as the command line spells it: ``damage_mod`` is ``--damage-mod``."""
+    return "--" + name.replace("_", "-")
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,12 +141,13 @@ class Engine:
     # (rolls, choices, pins, hand edits), each recorded on the trail; None: the engine cannot
     recompute: Callable | None = None
     fill: Callable | None = None  # (rules, doc) -> problems: entries given by id completed (chargen.fill)
+    # the folders of the rules modules an engine outside the package ships (each with its module.yaml):
+    # listed by `chargen systems` and loaded by id, without --rules-dir
+    modules: tuple[Path, ...] = ()
 
 
 def read_schema(package: str, name: str = "schema.json") -> dict:
     """An engine package's body schema (a JSON file shipped beside its code)."""
-    from importlib import resources
-
     return json.loads(resources.files(package).joinpath(name).read_text("utf-8"))
 
 
@@ -168,9 +180,12 @@ def _option_owner(name: str, skip: str) -> RollOption | None:
 
 
 def get(engine_id: str) -> Engine | None:
-    """The engine registered as ``engine_id`` (a built-in one is imported on first use), or None."""
+    """The engine registered as ``engine_id`` (a built-in one is imported on first use, an installed
+    package's when its entry point is first read), or None."""
     if engine_id not in _ENGINES and engine_id in BUILTIN:
         importlib.import_module(BUILTIN[engine_id])
+    elif engine_id not in _ENGINES and engine_id in _entry_points():
+        _load_entry_point(_entry_points()[engine_id])
     return _ENGINES.get(engine_id)
 
 
@@ -182,7 +197,46 @@ def require(engine_id: str) -> Engine:
 
 
 def ids() -> list[str]:
-    return sorted(set(BUILTIN) | set(_ENGINES))
+    return sorted(set(BUILTIN) | set(_ENGINES) | set(_entry_points()))
+
+
+def installed() -> list[Engine]:
+    """The engines from outside the package: registered at run time or declared by an installed package."""
+    return [require(i) for i in ids() if i not in BUILTIN]
+
+
+@functools.cache
+def _entry_points() -> dict[str, metadata.EntryPoint]:
+    """Engine id -> the entry point an installed package declares it with (the first one found)."""
+    found: dict[str, metadata.EntryPoint] = {}
+    for point in metadata.entry_points(group=ENTRY_POINTS):
+        found.setdefault(point.name, point)
+    return found
+
+
+def _load_entry_point(point: metadata.EntryPoint) -> None:
+    where = f"engine entry point '{point.name} = {point.value}'"
+    if point.dist is not None:
+        where += f" of {point.dist.name} {point.dist.version}"
+    try:
+        load_spec(point.value)
+    except Exception as e:  # noqa: BLE001 - whatever the package raises: one line naming it
+        raise ChargenError(f"{where} does not load: {type(e).__name__}: {e}") from None
+    if point.name not in _ENGINES:
+        raise ChargenError(f"{where} registers no engine '{point.name}' (an entry point of {ENTRY_POINTS} "
+                           "is named after the id of the engine it registers)")
+
+
+def load_spec(spec: str) -> None:
+    """Import ``module`` (its import registers engines), or ``module:attr`` and register that engine
+    when importing did not (its spec is then what a worker process loads again)."""
+    module_name, _, attr = spec.partition(":")
+    obj = importlib.import_module(module_name.strip())
+    for part in attr.strip().split(".") if attr.strip() else ():
+        obj = getattr(obj, part)
+    if isinstance(obj, Engine) and _ENGINES.get(obj.id) is not obj:
+        register(obj)
+        _REGISTERED_BY[obj.id] = spec
 
 
 def all_engines() -> list[Engine]:
@@ -207,12 +261,19 @@ def external_modules() -> list[str]:
 
 
 def import_modules(names: list[str]) -> None:
-    """Import the modules that register external engines (in a worker process, before any sheet)."""
+    """Load the modules (or ``module:attr`` specs) that register external engines (in a worker
+    process, before any sheet)."""
     for name in names:
-        importlib.import_module(name)
+        load_spec(name)
 
 
 def unregister(engine_id: str) -> None:
     """Remove an engine registered at run time (tests); built-in engines come back on next use."""
     _ENGINES.pop(engine_id, None)
     _REGISTERED_BY.pop(engine_id, None)
+
+
+def view_of(doc: dict, rules: object = None) -> CharacterView:
+    """The typed view of ``doc`` by its engine (:func:`chargen.view.plain` for an engine not registered here)."""
+    engine = get(doc["system"].get("engine", doc["system"]["id"]))
+    return plain(doc, rules) if engine is None else engine.view(doc, rules)

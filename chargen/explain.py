@@ -16,6 +16,7 @@ from __future__ import annotations
 from chargen import edits, paths
 from chargen.errors import CharacterError
 from chargen.generate import Derivation
+from chargen.rules import builtin_ids, load_builtin
 
 INDENT = "  "
 
@@ -63,8 +64,6 @@ def _overlay_note(module, t) -> str:
     """`` (house rules NAME)`` when the entry's value is not the built-in module's: an overlay set it."""
     if module is None or not module.overlays:
         return ""
-    from chargen.rules import builtin_ids, load_builtin
-
     if module.id not in builtin_ids():
         return ""
     stem = t[0].removesuffix(".yaml")

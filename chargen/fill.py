@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+from chargen import engines
+
 
 def fill_list(doc: dict, key: str, known: Mapping, make: Callable[[dict], dict] | None, what: str,
               needs: tuple[str, ...] = ()) -> list[str]:
@@ -41,8 +43,6 @@ def fill_list(doc: dict, key: str, known: Mapping, make: Callable[[dict], dict] 
 
 def fill_document(doc: object, rules: object) -> list[str]:
     """Fill ``doc``'s entries given by id under ``rules`` (its engine's ``fill``); the problems found."""
-    from chargen import engines
-
     system = doc.get("system") if isinstance(doc, dict) else None
     engine = engines.get(system.get("engine")) if isinstance(system, dict) and isinstance(system.get("engine"), str) else None
     if engine is None or engine.fill is None or rules is None:

@@ -16,8 +16,11 @@ from dataclasses import dataclass, field, replace
 
 from chargen import engines
 from chargen.dice import Roller, new_rng
+from chargen.errors import ChargenError
+from chargen.paths import input_value, lookup, shown
+from chargen.require import RequireError
 from chargen.rules import RulesModule
-from chargen.seeds import attempt_seed, batch_rank, character_rng, character_seed, identity_rng, unique_name
+from chargen.seeds import MAX_ATTEMPTS, attempt_seed, batch_rank, character_rng, character_seed, identity_rng, unique_name
 
 SCHEMA_VERSION = "chargen-character/1"
 
@@ -232,13 +235,27 @@ def make_character(module: RulesModule, batch_seed: int, index: int,
 def make_character_traced(module: RulesModule, batch_seed: int, index: int,
                           request: GenerationRequest | None = None) -> tuple[dict, Trail]:
     """The character document and the derivation trail of its derived values (with
-    ``request.requires``, the first attempt that meets them: :func:`chargen.require.search`)."""
+    ``request.requires``, the first attempt that meets them: :func:`first_meeting`)."""
     request = (request or GenerationRequest()).for_index(index)
     if request.requires:
-        from chargen.require import search
-
-        return search(module, batch_seed, index, request)
+        return first_meeting(module, batch_seed, index, request)
     return make_attempt(module, batch_seed, index, request, 0)
+
+
+def first_meeting(module: RulesModule, batch_seed: int, index: int, request: GenerationRequest,
+                  attempts: int = MAX_ATTEMPTS) -> tuple[dict, Trail]:
+    """The first attempt of character ``index`` that meets ``request.requires``, with its trail."""
+    best: tuple | None = None
+    for attempt in range(attempts):
+        doc, trail = make_attempt(module, batch_seed, index, request, attempt)
+        far = sum(r.distance(doc) for r in request.requires)
+        if far == 0:
+            return doc, trail
+        if best is None or far < best[0]:
+            best = (far, [(r.path, r.value(doc)) for r in request.requires], attempt)
+    seen = ", ".join(f"{p} {shown(v)}" for p, v in best[1])
+    raise RequireError(f"character {index}: no attempt of {attempts} meets "
+                       f"{' and '.join(str(r) for r in request.requires)} (best seen: {seen}, at attempt {best[2]})")
 
 
 def make_attempt(module: RulesModule, batch_seed: int, index: int, request: GenerationRequest,
@@ -283,8 +300,6 @@ def make_attempt(module: RulesModule, batch_seed: int, index: int, request: Gene
 def trace_inputs(targets: Mapping, body: dict, pins: dict, trail: Trail) -> None:
     """A trail step for each input ``--set`` could pin, with its value as made: what tells a hand
     edit of an input (``chargen check``, the sheet's small print) from the value as rolled."""
-    from chargen.paths import input_value, lookup
-
     for path in targets:
         value = input_value(lookup(body, path))
         if value is not None:
@@ -299,8 +314,6 @@ def characters(module: RulesModule, batch_seed: int, indices: range,
 
 def check_request(module: RulesModule, request: GenerationRequest) -> None:
     """Raise :class:`ChargenError` (one line per problem) when ``module``'s engine cannot make ``request``."""
-    from chargen.errors import ChargenError
-
     engine = engines.require(module.engine)
     problems = list(engine.check_request(module.rules, request))
     if request.archetype is not None and not engine.archetypes(module.rules):

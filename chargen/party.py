@@ -190,7 +190,7 @@ def _layout(c: Cursor, module: RulesModule | None) -> str | None:
 
 def _check_name(c: Cursor, name: str) -> None:
     from chargen.errors import RenderError
-    from chargen.render.names import check_party_name
+    from chargen.render.contain.names import check_party_name
     from chargen.render.templates import TemplateSet
 
     try:

@@ -9,6 +9,7 @@ repeats is entered by position, ``weapons[1]``); a record that holds a
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 
 _MISSING = object()
@@ -94,8 +95,6 @@ def input_value(node: object) -> object:
 
 def shown(value: object) -> str:
     """A value as a check or explain line prints it."""
-    import json
-
     if isinstance(value, str):
         return value
     return json.dumps(value, ensure_ascii=False)

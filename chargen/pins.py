@@ -12,8 +12,8 @@ A value the rules cannot produce is refused unless ``force``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from chargen.errors import ChargenError
@@ -90,10 +90,3 @@ def resolve(targets: Mapping[str, PinTarget], texts: tuple[str, ...] | list[str]
         value = _value(path, raw, target, force)
         out[(index, path)] = (path, value) if index is None else (index, path, value)
     return tuple(out.values())
-
-
-def set_options(pins: Mapping[str, object]) -> str:
-    """The ``--set`` options that give these pins, as a shell would take them."""
-    import shlex
-
-    return " ".join(f"--set {shlex.quote(f'{p}={v}')}" for p, v in pins.items())

@@ -15,6 +15,8 @@ as its seed gives it, then attempts 1, 2, ...), at most
 is the character, and the document records its number (``require.attempt``),
 so ``--index i`` with the same ``--require`` gives it again. Pins apply to
 every attempt. When no attempt meets them the error gives the best value seen.
+The attempts are made by :func:`chargen.generate.make_character_traced`; this
+module is the requirements' language.
 """
 
 from __future__ import annotations
@@ -25,7 +27,6 @@ from dataclasses import dataclass
 
 from chargen import paths
 from chargen.errors import ChargenError
-from chargen.seeds import MAX_ATTEMPTS
 
 OPS = {">=": operator.ge, "<=": operator.le, "==": operator.eq, "!=": operator.ne, ">": operator.gt, "<": operator.lt}
 _EXPR = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_.\[\]]*)\s*(>=|<=|==|!=|>|<)\s*([+-]?[0-9]{1,9})\s*")
@@ -91,20 +92,3 @@ def _numbers(doc: dict) -> list[str]:
     skip = ("seed.", "rolls", "trail", "system.", "pins", "require")
     return [p for p, v in paths.leaves(doc) if isinstance(v, int) and not isinstance(v, bool)
             and not p.startswith(skip)]
-
-
-def search(module, batch_seed: int, index: int, request, attempts: int = MAX_ATTEMPTS):
-    """The first attempt of character ``index`` that meets ``request.requires``, with its trail."""
-    from chargen.generate import make_attempt
-
-    best: tuple | None = None
-    for attempt in range(attempts):
-        doc, trail = make_attempt(module, batch_seed, index, request, attempt)
-        far = sum(r.distance(doc) for r in request.requires)
-        if far == 0:
-            return doc, trail
-        if best is None or far < best[0]:
-            best = (far, [(r.path, r.value(doc)) for r in request.requires], attempt)
-    seen = ", ".join(f"{p} {paths.shown(v)}" for p, v in best[1])
-    raise RequireError(f"character {index}: no attempt of {attempts} meets "
-                       f"{' and '.join(str(r) for r in request.requires)} (best seen: {seen}, at attempt {best[2]})")

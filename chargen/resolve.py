@@ -14,7 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from chargen import engines
 from chargen.dice import Roller
+from chargen.engines import flag
 from chargen.errors import OptionError
 from chargen.rules import RulesModule
 
@@ -67,10 +69,6 @@ def given(value: object) -> bool:
     return value is not None and value is not False
 
 
-def flag(name: str) -> str:
-    return "--" + name.replace("_", "-")
-
-
 def check_options(system: str, accepted: tuple[str, ...], options: dict) -> dict:
     """Refuse options given for another system; return only the ones this system takes."""
     stray = [k for k, v in options.items() if given(v) and k not in accepted]
@@ -88,8 +86,6 @@ def require(options: dict, name: str, why: str) -> object:
 
 
 def resolve(module: RulesModule, roller: Roller, options: dict) -> Resolution:
-    from chargen import engines
-
     engine = engines.require(module.engine)
     if engine.resolve is None:
         raise OptionError(f"--system {module.id} has no action resolution")

@@ -12,14 +12,14 @@ the character's *rank* among earlier characters of its group (d100: background
 and sex; KoTM and RTD: sex), so the group of every earlier index is replayed,
 cheaply, without generating those characters. In d100 a second generator, from
 ``b"chargen/1/identity:<batch seed>:<index>"``, rolls sex and background; KoTM
-and RTD roll sex first on the character's own generator (:func:`first_choice`).
+and RTD roll sex first on the character's own generator.
 """
 
 from __future__ import annotations
 
 import hashlib
 import secrets
-from chargen.dice import Rng, new_rng, roll_die
+from chargen.dice import Rng, new_rng
 
 MAX_SEED = 2**64 - 1
 MAX_INDEX = 1_000_000  # the first index a batch may start at (--index)
@@ -42,7 +42,6 @@ def character_rng(batch_seed: int, index: int) -> Rng:
 
 
 MAX_ATTEMPTS = 10_000  # tries a --require may take per character
-ATTEMPT_DERIVATION = "attempt 0: the character seed; attempt n >= 1: sha256(b'chargen/1/attempt:<batch>:<index>:<n>')[:8], big-endian"
 
 
 def attempt_seed(batch_seed: int, index: int, attempt: int) -> int:
@@ -147,15 +146,6 @@ def batch_rank(owner: object, batch_seed: int, index: int, group_of, variant: ob
             _RANKS.clear()
         cached = _RANKS[key] = (owner, GroupRanks(group_of))
     return cached[1].rank(index)
-
-
-def first_choice(options: tuple, batch_seed: int, index: int):
-    """What ``Roller.choose(options, ...)`` gives as the *first* roll of character ``index``'s
-    generator, without generating the character: what a name rank replays for every earlier
-    index (KoTM and RTD roll sex first)."""
-    if len(options) == 1:
-        return options[0]
-    return options[roll_die(character_rng(batch_seed, index), len(options)) - 1]
 
 
 def unique_name(key: str, rank: int, given: tuple[str, ...], bynames: tuple[str, ...], fmt: str) -> str:

@@ -6,12 +6,16 @@ import copy
 import json
 import math
 from collections.abc import Iterable, Iterator
-from typing import TextIO
 from importlib import resources
+from json import encoder
+from typing import TextIO
 
 import yaml
 
-from chargen.errors import CharacterError
+from chargen import engines
+from chargen.errors import CharacterError, RulesError
+from chargen.fill import fill_document
+from chargen.rules import builtin_ids, load_builtin
 from chargen.rules.yamlio import load_text
 
 SCHEMA_FILE = "character-1.json"
@@ -19,8 +23,6 @@ SCHEMA_FILE = "character-1.json"
 
 def _chunker():
     """``chunks(o)``: the compact one-line JSON of ``o`` as string pieces, by the C encoder."""
-    from json import encoder
-
     if encoder.c_make_encoder is None:  # pragma: no cover - CPython always has it
         enc = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
         return lambda o: (enc(o),)
@@ -137,9 +139,6 @@ def engine_schema(engine, rules: object = None) -> dict:
 def schema() -> dict:
     """The whole character schema: the envelope, and each registered engine's body (built-in rules' bounds)
     for a character whose ``system.engine`` names it."""
-    from chargen import engines
-    from chargen.rules import load_builtin
-
     s = envelope_schema()
     s["allOf"] = []
     for engine in engines.all_engines():
@@ -174,8 +173,6 @@ def validate(doc: object, name: str = "character", rules: object = None) -> None
     and then by the engine for ids the rules must know (an RTD body part);
     a character of an engine chargen does not know is checked for its envelope only.
     """
-    from chargen import engines
-
     system = doc.get("system") if isinstance(doc, dict) else None
     engine_id = system.get("engine") if isinstance(system, dict) else None
     engine = engines.get(engine_id) if isinstance(engine_id, str) else None
@@ -217,8 +214,6 @@ def builtin_rules_of(doc: dict) -> object:
     """The typed rules of the built-in module a character was made with, if it used one without
     house rules and records its hash (the bounds a saved character is checked against when no
     rules are given), else None."""
-    from chargen.rules import builtin_ids, load_builtin
-
     system = doc.get("system") if isinstance(doc, dict) else None  # not validated yet: read with care
     if not isinstance(system, dict) or system.get("overlays") or not isinstance(system.get("id"), str) \
             or system["id"] not in builtin_ids():
@@ -237,8 +232,6 @@ def parse_document(text: str, name: str) -> dict:
     if stripped.startswith("{"):
         doc = _read_json(text, name)
     else:
-        from chargen.errors import RulesError
-
         try:
             doc = load_text(text, name).data
         except RulesError as e:
@@ -247,12 +240,8 @@ def parse_document(text: str, name: str) -> dict:
         raise CharacterError(f"{name}: expected one character document (a mapping)")
     _check_finite(doc, name)
     rules = builtin_rules_of(doc)
-    from chargen.fill import fill_document
-
     problems = fill_document(doc, rules)  # entries added by hand by id alone, completed from the rules
     if problems:  # with the schema's problems elsewhere: all at once
-        from chargen import engines
-
         entries = tuple(p.split(":")[0].rsplit(".", 1)[0].replace("[", ".").replace("]", "") for p in problems)
         engine = engines.get(doc["system"]["engine"])
         rest = [p for p in schema_problems(doc, engine, rules, entries) if not _unfilled(doc, p)]

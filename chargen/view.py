@@ -23,7 +23,6 @@ engine's view then reads what it needs from the document alone.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 Value = int | str
@@ -139,15 +138,6 @@ def line(*groups: Group) -> Line:
 def one(group_id: str, label: str, value: Value) -> Group:
     """A group of one figure."""
     return Group(group_id, (Figure(label, value),))
-
-
-def of(doc: dict, rules: object = None) -> CharacterView:
-    """The view of ``doc`` by its engine (:func:`plain` for an engine not registered here)."""
-    from chargen import engines
-
-    engine = engines.get(doc["system"].get("engine", doc["system"]["id"]))
-    build: Callable[[dict, object], CharacterView] = plain if engine is None else engine.view
-    return build(doc, rules)
 
 
 def roster_pairs(view: CharacterView) -> list[tuple[str, str]]:

@@ -5,7 +5,7 @@ engine's field, so it writes every engine's characters, the toy's among them."""
 from __future__ import annotations
 
 from chargen.formats import BatchInfo, Format
-from chargen.view import of as view_of
+from chargen.engines import view_of
 
 
 class RollCall(Format):

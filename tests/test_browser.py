@@ -20,7 +20,7 @@ from tests import browser
 from chargen.cli import cli
 
 pytestmark = pytest.mark.skipif(browser.find() is None, reason="no chromium on PATH: the set-up installs Debian's "
-                                "chromium (python3 chargen/system_libraries.py --install, as root)")
+                                "chromium (python3 tools/system_libraries.py --install, as root)")
 
 
 def run(*args):

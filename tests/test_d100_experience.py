@@ -5,7 +5,6 @@ import pytest
 
 from chargen.generate import GenerationRequest, make_character
 from chargen.rules import load_module
-from chargen.systems.d100.experience import gain
 
 PROFESSIONS = ["farmer", "hunter", "town_guard", "soldier", "outlaw", "thief", "merchant", "craftsman", "sailor",
                "priest_scholar", "knight", "tribal_warrior", "tribal_hunter"]
@@ -17,18 +16,6 @@ def make(d100, seed=1, index=0, **request):
 
 def test_every_profession_is_listed(d100):
     assert list(d100.rules.experience.professions) == PROFESSIONS
-
-
-@pytest.mark.parametrize("before, per_year, years, cap, expected", [
-    (20, 3, 0, 75, 0),        # no years, no gain
-    (20, 3, 1, 75, 3),        # one year
-    (20, 3, 10, 75, 30),      # many years
-    (20, 3, 30, 75, 55),      # stops at the cap
-    (75, 3, 5, 75, 0),        # at the cap: nothing more
-    (90, 3, 5, 75, 0),        # over it: keeps its value, gains nothing
-])
-def test_gain_per_year_and_cap(before, per_year, years, cap, expected):
-    assert gain(before, per_year, years, cap) == expected
 
 
 def _skill(doc, sid):

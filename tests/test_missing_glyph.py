@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from chargen.render.glyphs import describe, missing_glyph, package_for
+from chargen.render.contain.glyphs import describe, missing_glyph, package_for
 
 ROOT = Path(__file__).resolve().parents[1]
 PUA = 0xF0001  # a private-use code point: no installed font has it
@@ -114,7 +114,7 @@ def test_a_missing_glyph_crosses_from_a_worker_intact():
     flight), it is pickled to the main process: unpicklable, it stopped the pool for good."""
     import pickle
 
-    from chargen.render.glyphs import MissingGlyph
+    from chargen.render.contain.glyphs import MissingGlyph
 
     e = pickle.loads(pickle.dumps(MissingGlyph("party cover", "U+E000 is in no installed font", 0xE000)))
     assert isinstance(e, MissingGlyph)

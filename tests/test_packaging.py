@@ -35,4 +35,4 @@ def test_the_set_up_says_how_to_run_chargen_and_keeps_pip_quiet():
     assert ". $(VENV)/bin/activate" in demo.split("\n\n")[0]
     install = makefile[makefile.index("$(STAMP): pyproject.toml"):makefile.index("deps: $(STAMP)")]
     assert "> $(VENV)/install.log 2>&1" in install and "tail -n 30 $(VENV)/install.log" in install
-    assert "python3 chargen/system_libraries.py --install" in makefile
+    assert "python3 tools/system_libraries.py --install" in makefile

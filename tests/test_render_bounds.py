@@ -9,7 +9,7 @@ import pytest
 
 from chargen.errors import RenderError
 from chargen.generate import make_character
-from chargen.render import bounds
+from chargen.render.contain import bounds
 from chargen.render.html import HtmlRenderer, engine_extra
 from chargen.render.templates import TemplateSet
 

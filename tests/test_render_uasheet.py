@@ -4,7 +4,7 @@ import pytest
 import weasyprint
 
 from chargen.generate import make_character
-from chargen.render import uasheet
+from chargen.render.contain import uasheet
 from chargen.render.bundle import SheetRenderer
 
 

@@ -13,7 +13,7 @@ import pytest
 from tests.sheetvalues import missing, pdf_text
 
 from chargen.generate import make_character
-from chargen.render.fit import fit, in_heading_face, name_style
+from chargen.render.contain.fit import fit, in_heading_face, name_style
 from chargen.render.html import HtmlRenderer, engine_extra
 from chargen.render.templates import TemplateSet
 from chargen.rules import load_module

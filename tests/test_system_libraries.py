@@ -1,6 +1,13 @@
 """The set-up's check of WeasyPrint's system libraries: by loading them, installing only where it can."""
 
-from chargen import system_libraries as sl
+import importlib.util
+from pathlib import Path
+
+# tools/system_libraries.py runs before chargen is installed, with the standard library only: not in the package
+_SPEC = importlib.util.spec_from_file_location(
+    "system_libraries", Path(__file__).resolve().parent.parent / "tools" / "system_libraries.py")
+sl = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(sl)
 
 
 def test_this_machine_has_what_weasyprint_loads():
@@ -54,3 +61,8 @@ def test_missing_fonts_or_chromium_are_installed_where_apt_can(monkeypatch, caps
     monkeypatch.setattr(sl, "can_apt", lambda: False)
     assert sl.main(["--install"]) == 0  # optional: a note, not a failure
     assert "note: Noto CJK fonts missing (Debian package fonts-noto-cjk)" in capsys.readouterr().err
+
+
+def test_the_installer_is_not_in_the_installed_package():
+    root = Path(__file__).resolve().parent.parent
+    assert not (root / "chargen" / "system_libraries.py").exists()

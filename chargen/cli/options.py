@@ -151,7 +151,7 @@ def make_sheet_options(formats, paper, template_dir, jobs, party_name, layout="s
 def _check_party_name(name: str, template_dir: Path | None) -> None:
     """--party-name, checked before the first character is made: a usage error if the cover cannot draw it."""
     from chargen.errors import RenderError
-    from chargen.render.names import check_party_name as check
+    from chargen.render.contain.names import check_party_name as check
     from chargen.render.templates import TemplateSet
 
     templates = TemplateSet.load(template_dir)

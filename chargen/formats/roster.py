@@ -26,7 +26,7 @@ import io
 
 from chargen.formats import BatchInfo, Format
 from chargen.view import CharacterView
-from chargen.view import of as view_of
+from chargen.engines import view_of
 
 BOM = "\ufeff"
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")

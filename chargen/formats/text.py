@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from chargen.formats import BatchInfo, Format
 from chargen.view import CharacterView, Header, Line
-from chargen.view import of as view_of
+from chargen.engines import view_of
 
 SEPARATOR = "---"
 DOT = " · "

@@ -4,6 +4,8 @@ The stages, one module each:
 
 * :mod:`~chargen.render.templates` - the templates folder, and files read only from under it;
 * :mod:`~chargen.render.env` - the one Jinja environment (autoescape, strict, sandboxed) and its filters;
+* :mod:`~chargen.render.contain` - the containment the path calls into: the sandbox and its bounds,
+  standalone-HTML checks, names and name fitting, missing glyphs, the cut user-agent stylesheet;
 * :mod:`~chargen.render.html` - sheets, covers and index pages as HTML (standalone or for PDF);
 * :mod:`~chargen.render.pdf` - HTML to PDF with WeasyPrint: restricted fetching, strict, reproducible
   (the only module that imports WeasyPrint);

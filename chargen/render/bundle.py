@@ -198,7 +198,7 @@ def _sheet(folder: Path, task: SheetTask) -> Drawn:
 
 def draw(renderer: SheetRenderer, formats: dict[str, Format], folder: Path, task: SheetTask) -> Drawn:
     """Draw ``task``'s sheet formats into ``folder`` (in this process)."""
-    from chargen.render.glyphs import MissingGlyph
+    from chargen.render.contain.glyphs import MissingGlyph
 
     digests = {}
     for name in task.draw:

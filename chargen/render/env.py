@@ -2,28 +2,22 @@
 
 Autoescape is on for every template (``select_autoescape`` misses ``*.html.j2``),
 undefined variables are errors, and templates run sandboxed: a templates folder
-given with ``--template-dir`` is user input. Filters are small pure functions.
+given with ``--template-dir`` is user input (the sandbox, its loader and its bounds
+are in :mod:`chargen.render.contain.sandbox`). Filters are small pure functions.
 """
 
 from __future__ import annotations
 
-import copy
 import math
-import os
 import re
-from pathlib import Path
 
 import jinja2
-from jinja2 import nodes
-from jinja2.compiler import CodeGenerator
-from jinja2.loaders import split_template_path
 from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup
 
-from chargen.errors import RenderError
-from chargen.render import bounds
-from chargen.render.fit import in_heading_face, name_style
-from chargen.render.names import without_bidi
+from chargen.render.contain.fit import in_heading_face, name_style
+from chargen.render.contain.names import without_bidi
+from chargen.render.contain.sandbox import BoundedEnvironment, ContainedLoader, bound_globals, finalize
 from chargen.render.templates import TemplateSet
 
 
@@ -95,101 +89,17 @@ FILTERS = {"signed": signed, "face": face, "faces": faces, "num": num, "roman": 
            "in_heading_face": in_heading_face}
 
 
-class _ContainedLoader(jinja2.BaseLoader):
-    """Templates from the template folders, first match wins. A file is checked before it is
-    read: a regular file, inside a folder once symlinks are resolved, and of at most
-    ``bounds.MAX_TEMPLATE_BYTES``."""
-
-    def __init__(self, templates: TemplateSet):
-        self._templates = templates
-
-    def get_source(self, environment, template):
-        parts = split_template_path(template)  # refuses '..' (TemplateNotFound)
-        for root in self._templates.roots:
-            path = root.joinpath(*parts)
-            if path.is_file():
-                return self._read(template, path)
-        raise jinja2.TemplateNotFound(template)
-
-    def _read(self, template: str, path: Path):
-        label = self._templates.label
-        if not self._templates.contains(path):
-            raise RenderError(f"{label}: template '{template}' is outside the templates folder")
-        size = path.stat().st_size
-        if size > bounds.MAX_TEMPLATE_BYTES:
-            raise RenderError(f"{label}: template '{template}' is {size:,} bytes, over the limit of "
-                              f"{bounds.MAX_TEMPLATE_BYTES:,}")
-        with path.open("rb") as f:
-            data = f.read(bounds.MAX_TEMPLATE_BYTES + 1)
-        if len(data) > bounds.MAX_TEMPLATE_BYTES:
-            raise RenderError(f"{label}: template '{template}' is over the limit of {bounds.MAX_TEMPLATE_BYTES:,} bytes")
-        try:
-            source = data.decode("utf-8")
-        except UnicodeDecodeError as e:
-            raise RenderError(f"{label}: template '{template}' is not UTF-8 text (bad byte at offset {e.start})") from None
-        mtime = path.stat().st_mtime
-        return source, os.fspath(path), lambda: path.is_file() and path.stat().st_mtime == mtime
-
-
-class _BoundedCode(CodeGenerator):
-    """Jinja's code generator, except that every for loop counts its iterations against the
-    render's budget and every ``~`` checks the length of what it joins."""
-
-    def visit_For(self, node: nodes.For, frame) -> None:
-        node = copy.copy(node)
-        node.iter = nodes.Call(nodes.EnvironmentAttribute("bounded_loop"), [node.iter], [], None, None,
-                               lineno=node.iter.lineno)
-        super().visit_For(node, frame)
-
-    def visit_Concat(self, node: nodes.Concat, frame) -> None:
-        self.write("environment.bounded_concat(context.eval_ctx.autoescape, (")
-        for arg in node.nodes:
-            self.visit(arg, frame)
-            self.write(", ")
-        self.write("))")
-
-
-class BoundedEnvironment(SandboxedEnvironment):
-    """The sandbox, with every loop, call, filter and amplifying operator bounded (see :mod:`bounds`)."""
-
-    code_generator_class = _BoundedCode
-    intercepted_binops = frozenset({"*", "**", "+", "%"})
-
-    def call_binop(self, context, operator, left, right):
-        return bounds.binop(operator, left, right)
-
-    def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 - the sandbox's signature
-        bounds.before_call(__obj, args, kwargs)
-        return bounds.built(super().call(__context, __obj, *args, **kwargs))
-
-    def bounded_loop(self, iterable):
-        return bounds.bounded_loop(iterable)
-
-    def bounded_concat(self, autoescape: bool, parts: tuple):
-        bounds.check_text(*parts)
-        joined = jinja2.runtime.markup_join(parts) if autoescape else jinja2.runtime.str_join(parts)
-        return bounds.built(joined)
-
-
 def build_environment(templates: TemplateSet) -> SandboxedEnvironment:
     env = BoundedEnvironment(
-        loader=_ContainedLoader(templates),
+        loader=ContainedLoader(templates),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
-        finalize=_finalize,
+        finalize=finalize,
     )
     env.filters.update(FILTERS)
-    env.filters = {name: bounds.bounded_filter(name, f) for name, f in env.filters.items()}
-    del env.globals["lipsum"]  # lorem ipsum of any length: nothing a sheet needs
-    env.globals["range"] = bounds.bounded_range
+    bound_globals(env)
     env.globals["asset"] = templates.data_url
     return env
-
-
-def _finalize(value):
-    """Each ``{{ value }}`` before it becomes text: a list or dict too long to print is refused."""
-    bounds.check_text(value)
-    return value

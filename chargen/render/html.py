@@ -23,8 +23,8 @@ from markupsafe import Markup
 
 from chargen.edits import reproduce
 from chargen.errors import RenderError
-from chargen.render import bounds
-from chargen.render import standalone as standalone_check
+from chargen.render.contain import bounds
+from chargen.render.contain import standalone as standalone_check
 from chargen.render.env import build_environment
 from chargen.render.templates import COLLECTION, COVER, INDEX, TemplateSet
 

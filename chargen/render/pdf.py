@@ -38,7 +38,8 @@ from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import FatalURLFetchingError, URLFetcher, URLFetcherResponse
 
 from chargen.errors import RenderError
-from chargen.render import uasheet
+from chargen.render.contain import uasheet
+from chargen.render.contain.glyphs import missing_glyph
 from chargen.render.templates import STYLESHEET, TemplateSet
 
 # Where libharfbuzz-subset is missing, WeasyPrint subsets fonts with fontTools,
@@ -107,8 +108,6 @@ def strict(templates: TemplateSet, what: str):
     finally:
         logger.removeHandler(handler)
     if handler.messages:
-        from chargen.render.glyphs import missing_glyph
-
         for message in handler.messages:  # a character no font has: this sheet alone fails
             glyph = missing_glyph(message, what)
             if glyph is not None:

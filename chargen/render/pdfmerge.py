@@ -27,7 +27,7 @@ from pypdf.generic import (
     StreamObject, TextStringObject,
 )
 
-from chargen.render.names import without_bidi
+from chargen.render.contain.names import without_bidi
 
 _SKIP_PAGE_KEYS = {"/Parent", "/StructParents"}
 

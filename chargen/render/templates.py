@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from chargen.engines import layout_folders
 from chargen.errors import RenderError
 
 STYLESHEET = "sheet.css"
@@ -59,8 +60,6 @@ class TemplateSet:
 
     @classmethod
     def load(cls, folder: Path | None = None) -> TemplateSet:
-        from chargen.engines import layout_folders
-
         shipped = (builtin_dir().resolve(),) + tuple(f.resolve() for f in layout_folders())
         if folder is None:
             return cls(shipped, True)

@@ -15,8 +15,11 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from chargen import engines
 from chargen.errors import ChargenError, RulesError, printable
 from chargen.rules.check import Cursor, Problems
+from chargen.rules.merge import apply_overlays
+from chargen.rules.overlay import check_targets, read_overlays
 from chargen.rules.yamlio import Located, load_file, load_text, read_text
 
 BUILTIN_DIR = Path(__file__).parent
@@ -81,8 +84,6 @@ def rules_hash(docs: dict[str, Located]) -> str:
 
 def build_module(docs: dict[str, Located], path: str, overlays: tuple = (), builtin: bool = True) -> RulesModule:
     """Validate a module's documents with its engine; every problem found is reported at once."""
-    from chargen import engines
-
     problems = Problems()
     meta = Cursor.root(docs["module"], problems)
     meta.mapping(required=("id", "name", "version", "mechanic"),
@@ -169,8 +170,18 @@ def _module_id(folder: Path) -> str:
     return ident
 
 
+def installed_modules() -> dict[str, Path]:
+    """The rules modules engines from outside the package ship (``Engine.modules``): id -> folder."""
+    found: dict[str, Path] = {}
+    for engine in engines.installed():
+        for folder in engine.modules:
+            found.setdefault(_module_id(folder), folder)
+    return found
+
+
 def module_ids(rules_dirs: list[Path] | tuple[Path, ...] = ()) -> list[str]:
-    return builtin_ids() + sorted(find_modules(rules_dirs))
+    """Every module: the built-in ones, then installed engines' and own ones (an own one of the same id wins)."""
+    return builtin_ids() + sorted(set(find_modules(rules_dirs)) | set(installed_modules()) - set(builtin_ids()))
 
 
 def module_docs(system_id: str, rules_dirs: list[Path] | tuple[Path, ...] = ()) -> tuple[dict[str, Located], str, bool]:
@@ -181,17 +192,17 @@ def module_docs(system_id: str, rules_dirs: list[Path] | tuple[Path, ...] = ()) 
         return read_module_files(own[system_id], str(own[system_id])), str(own[system_id]), False
     if system_id in builtin_ids():
         return _builtin_docs(system_id), f"chargen/rules/{system_id}", True
-    known = builtin_ids() + sorted(own)
+    installed = installed_modules()
+    if system_id in installed:
+        return read_module_files(installed[system_id], str(installed[system_id])), str(installed[system_id]), False
+    known = builtin_ids() + sorted(set(own) | set(installed))
     raise ChargenError(f"unknown system '{system_id}' (expected one of: {', '.join(known)})")
 
 
 def load_module(system_id: str, overlays: list[Path] | tuple[Path, ...] = (),
                 rules_dirs: list[Path] | tuple[Path, ...] = ()) -> RulesModule:
     """A rules module (built in, or from ``rules_dirs``) with ``overlays`` applied in order."""
-    from chargen.rules.merge import apply_overlays
-    from chargen.rules.overlay import check_targets, read_overlays
-
-    if not overlays and not rules_dirs:
+    if not overlays and not rules_dirs and system_id in builtin_ids():
         return load_builtin(system_id)
     docs, label, builtin = module_docs(system_id, rules_dirs)
     if not overlays:
@@ -213,8 +224,6 @@ def load_modules_for(system_ids: list[str], overlays: list[Path] | tuple[Path, .
                      rules_dirs: list[Path] | tuple[Path, ...] = ()) -> tuple[RulesModule, ...]:
     """The rules modules of ``system_ids`` (saved characters' modules), each with only the
     ``overlays`` that change it, in the order given. An overlay for none of them is an error."""
-    from chargen.rules.overlay import read_overlays
-
     read = read_overlays(list(overlays))
     problems = Problems()
     for o in read:

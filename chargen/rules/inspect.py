@@ -15,9 +15,11 @@ import yaml
 
 from chargen.errors import ChargenError, RulesError
 from chargen.rules import (
-    MAX_MODULES_PER_DIR, RulesModule, build_module, module_docs, read_module_files,
+    BUILTIN_DIR, MAX_MODULES_PER_DIR, RulesModule, build_module, builtin_ids, module_docs, read_module_files,
 )
 from chargen.rules.check import Problems
+from chargen.rules.merge import apply_overlays
+from chargen.rules.overlay import read_overlay
 from chargen.rules.yamlio import load_file
 
 
@@ -104,8 +106,6 @@ def _check_folder(folder: Path, report: CheckReport) -> None:
 
 
 def _check_module(folder: Path, label: str, report: CheckReport) -> None:
-    from chargen.rules import BUILTIN_DIR, builtin_ids
-
     try:
         docs = read_module_files(folder, label)
         module = build_module(docs, label, builtin=False)
@@ -122,9 +122,6 @@ def _check_module(folder: Path, label: str, report: CheckReport) -> None:
 
 
 def _check_overlay(path: Path, rules_dirs: tuple[Path, ...], report: CheckReport) -> None:
-    from chargen.rules.merge import apply_overlays
-    from chargen.rules.overlay import read_overlay
-
     overlay = read_overlay(path)
     try:
         docs, label, builtin = module_docs(overlay.target, rules_dirs)

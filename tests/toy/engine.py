@@ -98,4 +98,5 @@ ENGINE = register(Engine(
     layouts={"sheet": Layout("sheet", "toy.html.j2", lambda doc, rules: {"roster": roster_pairs(view(doc, rules))},
                              folder=HERE / "templates")},
     view=view,
+    modules=(RULES_DIR / "toy",),
 ))

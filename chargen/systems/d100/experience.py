@@ -97,12 +97,6 @@ def plan(rules, request, roller: Roller) -> Plan:
     return Plan(arche, rules.experience.professions[prof_id], years, str(dice))
 
 
-def gain(before: int, per_year: int, years: int, cap: int, extra: int = 0) -> int:
-    """What experience adds to a value: ``per_year`` times ``years`` plus ``extra``, never
-    taking the value above ``cap`` (a value already at or over it gains nothing)."""
-    return max(0, min(per_year * years + extra, cap - before))
-
-
 def skill_gains(p: Plan) -> dict[str, list[tuple[str, int]]]:
     """Per skill, the gains before capping: (source, amount) for the profession and the archetype."""
     out: dict[str, list[tuple[str, int]]] = {}

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import copy
 
+from chargen.fill import fill_list
+from chargen.generate import Trail
 from chargen.systems.d100.generate import (
     combat_abilities, experience_modifier, hit_locations, signed, wear_armour, weapon_skills,
 )
@@ -171,9 +173,6 @@ def recompute(rules: D100Rules, doc: dict, trail) -> dict:
 def fill(rules: D100Rules, doc: dict) -> list[str]:
     """Weapons, skills and armour pieces added by hand by id alone, completed from the rules (the
     derived figures as the character's characteristics give them; render recomputes them again)."""
-    from chargen.fill import fill_list
-    from chargen.generate import Trail
-
     chars, bg_id = doc.get("characteristics"), (doc.get("background") or {}).get("id")
     bg = next((b for _, _, b in rules.backgrounds.rows if b.id == bg_id), None)
     if not isinstance(chars, dict) or bg is None or any(not isinstance(chars.get(c.id), int) for c in rules.characteristics):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from chargen import archetypes
 from chargen.dice import Roller, parse
+from chargen.fill import fill_list
 from chargen.pins import PinTarget
 from chargen.systems.kotm.mechanics import damage_range
 from chargen.systems.kotm.rules import OUTCOME, KotmRules, Profession, Weapon
@@ -164,8 +165,6 @@ def damage_tables(rules: KotmRules, w: Weapon, key: str) -> tuple:
 
 def fill(rules: KotmRules, doc: dict) -> list[str]:
     """Weapons added by hand by id alone, completed from the rules (:mod:`chargen.fill`)."""
-    from chargen.fill import fill_list
-
     sd, level = doc.get("sd"), doc.get("level")
     if not isinstance(sd, int) or not isinstance(level, int):
         return []

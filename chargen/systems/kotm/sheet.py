@@ -9,9 +9,6 @@ from chargen.systems.kotm.rules import OUTCOME, KotmRules, Outcome
 from chargen.systems.kotm.view import view
 from chargen.view import roster_pairs
 
-NEEDS_RULES = True  # the odds and tables come from the rules the character was made with
-
-
 def outcome_order(rules: KotmRules) -> list:
     """OS, CS, hit, miss, CF, TF: the hitting exceptions, hit, miss, the failing exceptions."""
     a = rules.attack

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from chargen import archetypes
 from chargen.dice import Roller, parse
+from chargen.fill import fill_list
 from chargen.pins import PinTarget
+from chargen.resolve import percent
+from chargen.systems.rtd.mechanics import pass_chance
 from chargen.systems.rtd.rules import Actions, RtdRules, SkillLevel
 
 D100 = parse("D100")
@@ -109,9 +112,6 @@ def recompute(rules: RtdRules, doc: dict, trail) -> dict:
 
 
 def trace_roll_off(stat: dict, t, trail) -> None:
-    from chargen.resolve import percent
-    from chargen.systems.rtd.mechanics import pass_chance
-
     v = stat["value"]
     p = pass_chance(v, t)
     how = ("at or above the difficulty's maximum: an automatic pass" if v >= t.max else
@@ -199,8 +199,6 @@ def weapon_entry(rules: RtdRules, w) -> dict:
 
 def fill(rules: RtdRules, doc: dict) -> list[str]:
     """Weapons and skills added by hand by id alone (a skill with its XP), completed from the rules."""
-    from chargen.fill import fill_list
-
     labels = dict(rules.skill_pool)
     return (fill_list(doc, "weapons", rules.weapons, lambda i: weapon_entry(rules, rules.weapons[i["id"]]), "weapon")
             + fill_list(doc, "skills", labels, lambda i: skill_entry(rules, i["id"], labels[i["id"]], i["xp"]),

@@ -9,8 +9,9 @@ from __future__ import annotations
 from fractions import Fraction
 
 from chargen.dice import Roller
+from chargen.engines import flag
 from chargen.errors import OptionError
-from chargen.resolve import Resolution, Step, flag, given
+from chargen.resolve import Resolution, Step, given
 from chargen.systems.rtd.combat import Exchange, Strike, exchange, strike_damage
 from chargen.systems.rtd.mechanics import action, roll_off, success_chart
 from chargen.systems.rtd.rules import RtdRules, Tier

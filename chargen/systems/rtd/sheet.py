@@ -15,9 +15,6 @@ from chargen.view import roster_pairs
 
 CHARTS_SHOWN = 2
 
-NEEDS_RULES = True  # the odds and tables come from the rules the character was made with
-
-
 def sheet_context(doc: dict, rules: RtdRules | None = None) -> dict:
     if rules is None:
         from chargen.rules import load_builtin

@@ -27,7 +27,7 @@ import re
 
 from chargen.formats import Format
 from chargen.systems.d100.interop.d100view import CHARACTERISTICS, skill_sources
-from chargen.view import of as view_of
+from chargen.engines import view_of
 
 IMG = "icons/svg/mystery-man.svg"  # Foundry's default actor image
 CORE_VERSION, SYSTEM_VERSION = "12.331", "12.0.0"  # source: default (the Foundry V12 generation chargen targets)

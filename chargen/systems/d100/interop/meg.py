@@ -26,7 +26,7 @@ import textwrap
 
 from chargen.formats import BatchInfo, Format
 from chargen.systems.d100.interop.d100view import range_text, signed_dm, weapon_damage
-from chargen.view import of as view_of
+from chargen.engines import view_of
 
 MEG_STATS = ("STR", "CON", "SIZ", "DEX", "INT", "POW", "CHA")
 SPELL_LISTS = ("folk_spells", "theism_spells", "sorcery_spells", "mysticism_spells")

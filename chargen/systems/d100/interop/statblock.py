@@ -21,7 +21,7 @@ import yaml
 from chargen.formats import BatchInfo, Format
 from chargen.formats.text import block
 from chargen.systems.d100.interop.d100view import range_text, sources_text
-from chargen.view import of as view_of
+from chargen.engines import view_of
 
 LAYOUT_ID = "chargen-d100"
 STAT_HEADERS = ("STR", "CON", "SIZ", "INT", "POW", "DEX", "CHA")

@@ -17,7 +17,7 @@ from chargen.errors import RenderError
 
 _NOTDEF = re.compile(r"\.notdef glyph rendered.*?\(U\+([0-9A-Fa-f]{4,6})\)")
 
-# (first, last, Debian package): the ranges the set-up's font packages cover (see system_libraries.py)
+# (first, last, Debian package): the ranges the set-up's font packages cover (see tools/system_libraries.py)
 PACKAGES = (
     (0x1100, 0x11FF, "fonts-noto-cjk"),      # Hangul Jamo
     (0x2E80, 0x2FDF, "fonts-noto-cjk"),      # CJK radicals

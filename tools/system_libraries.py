@@ -1,7 +1,8 @@
 """Are the system libraries WeasyPrint loads here? Install the missing ones where we can.
 
 Run before chargen is installed (``make demo``, ``make test``), with the standard
-library only: ``python3 chargen/system_libraries.py --install``. Each library is
+library only: ``python3 tools/system_libraries.py --install``. It is part of the
+set-up, not of the installed package (nothing in ``chargen`` imports it). Each library is
 checked the way WeasyPrint finds it, by loading it (so a machine without
 ``ldconfig`` or ``apt-get`` is judged by what it has, not by its tools). Missing
 ones are installed with ``apt-get`` only on Debian or Ubuntu as root; elsewhere

@@ -19,6 +19,8 @@ import functools
 import math
 import unicodedata
 
+from chargen.render.templates import builtin_dir
+
 HEADING_FONT = "fonts/Vollkorn-SemiBold-Latin.ttf"
 MIN_PT = 5.0
 WRAP_SLACK = 1.18   # a line broken at word boundaries is not filled to the last point
@@ -33,9 +35,7 @@ FALLBACK_FONT = "/usr/share/fonts/truetype/noto/NotoSerif-Bold.ttf"
 @functools.lru_cache(maxsize=2)
 def _widths(fallback: bool = False) -> dict[int, float]:
     """Advance width in em of each code point the heading face (or its fallback) has."""
-    from fontTools.ttLib import TTFont
-
-    from chargen.render.templates import builtin_dir
+    from fontTools.ttLib import TTFont  # only when a name is measured: not at start-up
 
     try:
         font = TTFont(FALLBACK_FONT if fallback else str(builtin_dir() / HEADING_FONT), lazy=True)
