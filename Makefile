@@ -22,7 +22,7 @@ deps: $(STAMP)
 # HarfBuzz-Subset: tools/system_libraries.py checks them by loading them. It
 # also installs (apt-get, where possible) the Noto fonts names in other scripts
 # fall back on (fonts-noto-core, fonts-noto-cjk, fonts-noto-color-emoji) and
-# Debian's chromium for the browser tests.
+# Debian's chromium for the browser tests and poppler-utils (pdftotext, pdftoppm).
 system-deps:
 	@python3 tools/system_libraries.py --install
 

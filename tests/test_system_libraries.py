@@ -56,7 +56,7 @@ def test_missing_fonts_or_chromium_are_installed_where_apt_can(monkeypatch, caps
                         lambda names: (installed.extend(names), have.update(sl.EXTRAS[n][0] for n in names)))
     assert sl.main(["--install"]) == 0
     assert installed == list(sl.EXTRAS) and [sl.EXTRAS[n][1] for n in installed] == [
-        "fonts-noto-core", "fonts-noto-cjk", "fonts-noto-color-emoji", "chromium"]
+        "fonts-noto-core", "fonts-noto-cjk", "fonts-noto-color-emoji", "chromium", "poppler-utils"]
     monkeypatch.setattr(sl, "has_extra", lambda probe: False)
     monkeypatch.setattr(sl, "can_apt", lambda: False)
     assert sl.main(["--install"]) == 0  # optional: a note, not a failure

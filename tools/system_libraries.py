@@ -44,6 +44,8 @@ EXTRAS = {
     "Noto CJK fonts": (("font", "Noto Sans CJK JP"), "fonts-noto-cjk", "names in Chinese, Japanese and Korean"),
     "Noto Color Emoji": (("font", "Noto Color Emoji"), "fonts-noto-color-emoji", "emoji in names"),
     "Chromium": (("program", "chromium"), "chromium", "the tests that print the HTML sheets in a browser"),
+    "Poppler utilities": (("program", "pdftotext"), "poppler-utils",
+                          "the tests that read a party.pdf's text, and make pictures (pdftoppm)"),
 }
 
 
