@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from chargen import batch as batchmod
-from chargen import output
-from chargen.batch import BatchIncomplete, write_batch
+from chargen.run import pipeline as batchmod
+from chargen.run import files as output
+from chargen.run.pipeline import BatchIncomplete, write_batch
 from chargen.cli import cli
 from chargen.errors import ChargenError, OutputError
 from chargen.formats import FORMATS
@@ -283,7 +283,7 @@ def test_a_planted_symlink_is_replaced_not_followed(tmp_path, d100):
     out = tmp_path / "out"
     out.mkdir()
     from chargen.generate import make_character
-    from chargen.output import character_stem
+    from chargen.run.files import character_stem
 
     stem = character_stem(0, make_character(d100, 8, 0)["identity"]["name"])
     (out / f"{stem}.json").symlink_to(victim)

@@ -9,11 +9,11 @@ import pytest
 from click.testing import CliRunner
 
 from chargen import formats
-from chargen.batch import write_batch
+from chargen.run.pipeline import write_batch
 from chargen.cli import cli
 from chargen.formats import BATCH_FILES, FORMATS, Format, batch_files, register
 from chargen.generate import make_character
-from chargen.render.bundle import SheetRenderer
+from chargen.run.sheets import SheetRenderer
 from chargen.render.html import HtmlRenderer
 from chargen.render.templates import TemplateSet
 from chargen.serialize import parse_document

@@ -18,9 +18,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from chargen import output
+from chargen.run import files as output
 from chargen.cli import cli
-from chargen.render import bundle, pdfmerge
+from chargen.render import pdfmerge
+from chargen.run import sheets as bundle
 from chargen.render.templates import builtin_dir
 
 ROOT = Path(__file__).resolve().parent.parent

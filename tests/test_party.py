@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from chargen.cli import cli
 from chargen.errors import RulesError
-from chargen.party import line_seed, read_party
+from chargen.run.party import line_seed, read_party
 
 ROOT = Path(__file__).parent.parent
 HEAD = "name: Bandits of the Old Road\nsystem: d100\nseed: 20261201\n"

@@ -93,7 +93,7 @@ def generate_cmd(ctx: click.Context, system_id: str, seed: int | None, count: in
         _resume(ctx, output, overlays, rules_dirs, options)
         return
     if output is not None:
-        from chargen.render.bundle import start_early
+        from chargen.run.sheets import start_early
 
         start_early(fmts)
     module = load_module(system_id, overlays, rules_dirs)
@@ -108,7 +108,7 @@ def generate_cmd(ctx: click.Context, system_id: str, seed: int | None, count: in
                 request=request)
         click.echo(f"chargen: {module.id} seed {batch_seed}, {count} character{'s' if count != 1 else ''}", err=True)
         return
-    from chargen.output import prepare_folder
+    from chargen.run.files import prepare_folder
 
     prepare_folder(output, force)
     result = _write(module, batch_seed, indices, output, fmts, options, jobs, request=request)
@@ -143,7 +143,7 @@ def control_request(module, base, sets: tuple[str, ...], requires: tuple[str, ..
 def _write(module, batch_seed: int, indices: range, output: Path, fmts: tuple[str, ...], options, jobs: int | None,
            resume: bool = False, request=None, members=None):
     """The batch, every format; its expected time first when that is long, then its progress on a terminal."""
-    from chargen.batch import write_batch
+    from chargen.run.pipeline import write_batch
     from chargen.cli.progress import announce
 
     if not resume:
@@ -158,7 +158,7 @@ def _resume(ctx: click.Context, output: Path, overlays: tuple[Path, ...], rules_
     """Finish the batch in ``output``: options not given are the manifest's; one given must match it."""
     from dataclasses import replace
 
-    from chargen.manifest import plan_resume
+    from chargen.run.resume import plan_resume
     from chargen.rules import load_module
 
     p = ctx.params
@@ -251,7 +251,7 @@ def _stream(module, batch_seed: int, indices: range, fmts: tuple[str, ...], sing
 def _other_to_stdout(module, batch_seed: int, indices: range, name: str, options, request) -> None:
     """A format for other tools: its batch file (a roster, blocks, a MEG list) for any count,
     else its one file for one character."""
-    from chargen.batch import batch_title
+    from chargen.run.pipeline import batch_title
     from chargen.formats import FORMATS, BatchInfo
     from chargen.generate import characters
 
@@ -303,8 +303,8 @@ def render_cmd(files: tuple[Path, ...], formats: str, output: Path | None, force
         chargen render grim/*.json --rules examples/house-rules/grim-north.yaml -o grim-prints/
         chargen render party/*.json --layout block -o encounter/
     """
-    from chargen.render import saved
-    from chargen.render.bundle import SHEET_FORMATS
+    from chargen.run import saved
+    from chargen.run.sheets import SHEET_FORMATS
 
     fmts = parse_formats(formats, SHEET_FORMATS)
     options = make_sheet_options(fmts, paper, template_dir, jobs, party_name, layout, cards_per_page, pdf_variant)
@@ -315,8 +315,8 @@ def render_cmd(files: tuple[Path, ...], formats: str, output: Path | None, force
         modules = _modules([doc["system"]["id"]], overlays, rules_dirs)
         _sheet_to_stdout(saved.as_drawn(doc, modules), fmts[0], options, modules)
         return
-    from chargen.output import prepare_folder
-    from chargen.render.bundle import start_early, write_sheets
+    from chargen.run.files import prepare_folder
+    from chargen.run.sheets import start_early, write_sheets
 
     start_early(fmts)  # WeasyPrint is imported while the files are read
     if overlays or rules_dirs:
@@ -358,7 +358,7 @@ def _modules(system_ids: list[str], overlays: tuple[Path, ...], rules_dirs: tupl
 
 
 def _sheet_to_stdout(doc: dict, fmt: str, options, modules: tuple = ()) -> None:
-    from chargen.render.bundle import render_single
+    from chargen.run.sheets import render_single
 
     if fmt == "pdf" and sys.stdout.isatty():
         raise click.UsageError("refusing to write a PDF to a terminal (redirect stdout to a file, or use -o DIR)")

@@ -99,10 +99,10 @@ def party_cmd(file: Path, output: Path, force: bool, resume: bool, paper: str, j
         chargen party examples/bandit-ambush.yaml -o ambush/
         chargen party examples/bandit-ambush.yaml -o ambush/ --resume
     """
-    from chargen.batch import write_batch
-    from chargen.output import prepare_folder
-    from chargen.party import read_party
-    from chargen.render.bundle import SheetOptions
+    from chargen.run.pipeline import write_batch
+    from chargen.run.files import prepare_folder
+    from chargen.run.party import read_party
+    from chargen.run.sheets import SheetOptions
 
     try:
         party, module = read_party(file, overlays, rules_dirs)

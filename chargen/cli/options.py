@@ -139,7 +139,7 @@ def jobs_option(f):
 def make_sheet_options(formats, paper, template_dir, jobs, party_name, layout="sheet", cards_per_page="4",
                        pdf_variant=None):
     from chargen.formats import names
-    from chargen.render.bundle import SheetOptions
+    from chargen.run.sheets import SheetOptions
 
     if party_name is not None:
         _check_party_name(party_name, template_dir)

@@ -9,7 +9,7 @@ file's bytes.
 
 A *sheet* format (``sheet = True``) needs a :class:`Renderer`, set up once per
 process (WeasyPrint's fonts, the parsed stylesheet), to make its bytes;
-:mod:`chargen.render.bundle` draws sheet formats in worker processes, each
+:mod:`chargen.run.sheets` draws sheet formats in worker processes, each
 with its own renderer. A data format needs nothing and is written by the
 batch's own process. Nothing here imports the renderer, so reading the
 registry (the CLI's ``--format`` help) stays cheap.
@@ -28,7 +28,7 @@ The formats for other tools live one module each in this package
 :mod:`~chargen.formats.statblock`).
 
 :data:`FORMATS` is the registry, by name, in registration order;
-:func:`register` adds one. :func:`chargen.batch.write_batch` writes any of them.
+:func:`register` adds one. :func:`chargen.run.pipeline.write_batch` writes any of them.
 """
 
 from __future__ import annotations
@@ -138,14 +138,14 @@ class PdfFormat(Format):
         return r.pdf(r.html(doc, False), f"sheet of '{doc['identity']['name']}'", embedded)
 
 
-EMBEDDED_CHARACTER = "character.json"  # the name of the document a sheet PDF carries (chargen.readers reads it)
+EMBEDDED_CHARACTER = "character.json"  # the name of the document a sheet PDF carries (chargen.run.readers reads it)
 
 
 def _renderer(renderer: Renderer | None, fmt: Format) -> Renderer:
     """The renderer given, else one with the built-in templates on A4 (made for this call)."""
     if renderer is not None:
         return renderer
-    from chargen.render.bundle import SheetRenderer
+    from chargen.run.sheets import SheetRenderer
 
     return SheetRenderer(pdf=fmt.name == "pdf")
 

@@ -1,7 +1,7 @@
 """party.pdf and index.html: the batch files a sheet batch ends with.
 
 :class:`PartyPdf` builds party.pdf while the sheets are laid out
-(:class:`chargen.render.bundle.SheetStage` drives it): in the sheet layout each
+(:class:`chargen.run.sheets.SheetStage` drives it): in the sheet layout each
 sheet is appended as it is written, without laying it out again
 (:mod:`chargen.render.pdfmerge`), and the cover, laid out a page per document,
 is put first; in the block and card layouts the characters are laid out
@@ -22,10 +22,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from chargen.formats import INDEX_HTML, PARTY_PDF
-from chargen.output import atomic_write, create_new, inside, temporary
+from chargen.run.files import atomic_write, create_new, inside, temporary
 
 if TYPE_CHECKING:
-    from chargen.render.bundle import SheetOptions
+    from chargen.run.sheets import SheetOptions
 
 ROSTER_ROWS = (40, 50)  # cover rows on the first page (under the title), then on each further page
 EARLY_COVER = 2  # the most cover pages laid out before the last sheets are done (see bundle.SheetStage.cover_first)
@@ -56,13 +56,13 @@ class SheetSummary:
 
 def _cover(party: dict) -> bytes:
     # plain bytes: unpickling a Rendered would import WeasyPrint (a second or so) in the main process
-    from chargen.render.bundle import _ready
+    from chargen.run.sheets import _ready
 
     return _ready().cover(party).pdf
 
 
 def _collection(docs: list[tuple[int, dict]], party: dict | None):
-    from chargen.render.bundle import _ready
+    from chargen.run.sheets import _ready
 
     return _ready().collection(docs, party)
 
@@ -135,7 +135,7 @@ class PartyPdf:
         return self._close(manifest)
 
     def lay_out_cover(self, pool, party: dict) -> None:
-        """Hand the cover of ``party`` (a :func:`party_summary`) to the pool (see :meth:`chargen.render.bundle.SheetStage.cover_first`)."""
+        """Hand the cover of ``party`` (a :func:`party_summary`) to the pool (see :meth:`chargen.run.sheets.SheetStage.cover_first`)."""
         self.cover = party, self._cover_parts(pool, party)
 
     @staticmethod
@@ -145,7 +145,7 @@ class PartyPdf:
                 for k, rows in enumerate(parts)]
 
     def lay_out_collection(self, pool, docs: list[tuple[int, dict]]) -> None:
-        """Hand the collection of ``docs`` to the pool (see :meth:`chargen.render.bundle.SheetStage.collection_first`)."""
+        """Hand the collection of ``docs`` to the pool (see :meth:`chargen.run.sheets.SheetStage.collection_first`)."""
         self.collection = docs, self._collection_parts(pool, docs)
 
     def _collection_parts(self, pool, docs: list[tuple[int, dict]]) -> list:

@@ -39,7 +39,7 @@ from pathlib import Path
 
 from chargen import dice as dicemod
 from chargen import engines
-from chargen.batch import Members, Slot
+from chargen.run.pipeline import Members, Slot
 from chargen.dice import Roller, new_rng
 from chargen.errors import DiceError, RulesError
 from chargen.generate import GenerationRequest

@@ -3,9 +3,9 @@
 Every character is made once, and written in every format the batch asks for
 (:mod:`chargen.formats`): data formats (json, yaml) by this process, sheet
 formats (html, pdf) by the sheet stage's worker processes
-(:class:`chargen.render.bundle.SheetStage`), which also builds the batch files
+(:class:`chargen.run.sheets.SheetStage`), which also builds the batch files
 the sheet formats ask for (``party.pdf``, ``index.html``). Every file is
-written whole or not at all (:func:`chargen.output.atomic_write`).
+written whole or not at all (:func:`chargen.run.files.atomic_write`).
 
 The manifest records the batch's formats and says what is complete: it is
 written before the first character (``complete: false``, none done), again
@@ -32,8 +32,8 @@ from chargen import __version__
 from chargen.errors import ChargenError, OutputError
 from chargen.formats import BatchInfo, Format, WriterFormat, batch_files, resolve
 from chargen.generate import SCHEMA_VERSION, GenerationRequest, make_character
-from chargen.manifest import ResumeState, resume_state
-from chargen.output import (
+from chargen.run.resume import ResumeState, resume_state
+from chargen.run.files import (
     MANIFEST_SCHEMA, atomic_write, character_stem, ignore_interrupts, inside, lock_folder, remove_stale_temporaries,
     write_manifest,
 )
@@ -42,7 +42,7 @@ from chargen.seeds import SEED_DERIVATION
 from chargen.serialize import DUMPERS
 
 if TYPE_CHECKING:
-    from chargen.render.bundle import SheetOptions
+    from chargen.run.sheets import SheetOptions
 
 Writer = Callable[[dict], "str | bytes"]
 
@@ -136,7 +136,7 @@ def identity(module: RulesModule, batch_seed: int, indices: range, formats: tupl
 def batch_title(sheets: SheetOptions | None) -> str:
     """The party's name in batch files (party.pdf's title, meg's party_name): --party-name, else
     the same default as party.pdf's."""
-    from chargen.render.bundle import DEFAULT_PARTY_NAME
+    from chargen.run.sheets import DEFAULT_PARTY_NAME
 
     return sheets.title if sheets is not None else DEFAULT_PARTY_NAME
 
@@ -219,14 +219,14 @@ def write_batch(module: RulesModule, batch_seed: int, indices: range, folder: Pa
 
     ``formats`` are names in :data:`chargen.formats.FORMATS` (or, with
     ``writers``, in ``writers``: plain functions from a document to a data
-    file's text). ``sheets`` (:class:`chargen.render.bundle.SheetOptions`) gives
+    file's text). ``sheets`` (:class:`chargen.run.sheets.SheetOptions`) gives
     the sheet formats' paper, templates, workers and party name. Without sheet
     formats, ``jobs > 1`` and at least ``PARALLEL_MIN`` characters to write,
     worker processes generate and write chunks of characters; the files and the
     manifest are the same bytes as with one process. The folder is locked for the
-    call (:func:`chargen.output.lock_folder`): a second batch into it fails at once.
+    call (:func:`chargen.run.files.lock_folder`): a second batch into it fails at once.
     ``request`` is what every character is asked for (an archetype); ``members`` makes
-    each index from its own slot instead (a party file: :mod:`chargen.party`); its pins and
+    each index from its own slot instead (a party file: :mod:`chargen.run.party`); its pins and
     constraints are recorded in the manifest.
     """
     job = _Job(module, batch_seed, folder, _formats(formats, writers), batch_title(sheets), request, members)
@@ -278,7 +278,7 @@ def _sheet_options(job: _Job, sheets: SheetOptions | None) -> SheetOptions | Non
     """The sheet options, checked against the templates before anything is written (None: no sheets)."""
     if not job.sheets:
         return None
-    from chargen.render.bundle import SheetOptions, check_templates
+    from chargen.run.sheets import SheetOptions, check_templates
 
     options = sheets or SheetOptions()
     check_templates(options, job.sheets)
@@ -380,7 +380,7 @@ def _draw_batch(job: _Job, indices: range, state: ResumeState, record: _Record, 
                 progress: Callable[[int], None] | None) -> None:
     """Every character through the sheet stage, in order (a complete one only for party.pdf and
     index.html), then the batch files."""
-    from chargen.render.bundle import SheetStage
+    from chargen.run.sheets import SheetStage
 
     kept: dict[int, tuple[dict, bool]] = {}  # by index: sha256 of the files written or kept, and whether new
     made: dict[int, dict] = {}  # the characters made before drawing starts (see SheetStage.collection_first)
@@ -432,11 +432,11 @@ def _prepare(job: _Job, index: int, state: ResumeState, doc: dict | None = None)
     it is done; the sheet task for it.
 
     A character listed with a file to make again keeps the sheets still there as
-    recorded (:func:`chargen.manifest.resume_state` checked their sha256); its
+    recorded (:func:`chargen.run.resume.resume_state` checked their sha256); its
     data files are written again (they cost little).
     Returns the task, the sha256 of the files written or kept, and whether the
     character counts as new (not listed, or a data file gone)."""
-    from chargen.render.bundle import SheetTask
+    from chargen.run.sheets import SheetTask
 
     doc = job.make(index) if doc is None else doc
     stem = character_stem(index, doc["identity"]["name"])

@@ -1,6 +1,6 @@
 """The sheet stage of a batch: sheet formats drawn in worker processes, party.pdf and index.html.
 
-:func:`chargen.batch.write_batch` (the only orchestrator) hands a
+:func:`chargen.run.pipeline.write_batch` (the only orchestrator) hands a
 :class:`SheetStage` one :class:`SheetTask` per character, in order: the
 document, every file name the character has, and the sheet formats still to
 draw. Sheets are drawn in parallel by worker processes, each importing
@@ -10,7 +10,7 @@ replaced after ``RECYCLE`` sheets because WeasyPrint's memory creeps up with
 each render. Workers write their files themselves and hand back only their
 hashes and the cover's roster figures; at most ``2 x jobs + 2`` characters are
 in flight, so memory stays flat as a batch grows. The stage drives party.pdf
-and index.html (:mod:`chargen.render.partypdf`): each sheet is appended to
+and index.html (:mod:`chargen.run.partyfiles`): each sheet is appended to
 party.pdf as it completes, and party.pdf's cover (or, in the block and card
 layouts, its collection) is handed to the workers as early as it can be.
 This module never writes the manifest.
@@ -28,8 +28,8 @@ from pathlib import Path
 
 from chargen.errors import ChargenError, RenderError
 from chargen.formats import FORMATS, INDEX_HTML, PARTY_PDF, Format, batch_files, names
-from chargen.output import atomic_write, inside, lock_folder
-from chargen.render.partypdf import (  # noqa: F401 - ROSTER_ROWS, roster_parts: with the rest, for callers
+from chargen.run.files import atomic_write, inside, lock_folder
+from chargen.run.partyfiles import (  # noqa: F401 - ROSTER_ROWS, roster_parts: with the rest, for callers
     EARLY_COLLECTION, EARLY_COVER, ROSTER_ROWS, PartyPdf, SheetSummary, json_bytes, party_summary, roster_parts,
     write_index)
 
@@ -162,7 +162,7 @@ def _init(options: SheetOptions, formats: tuple[Format, ...], modules: tuple, en
 
         tempfile.tempdir = scratch  # WeasyPrint's font folders: removed with the stage, however the worker ends
         from chargen.engines import import_modules
-        from chargen.output import ignore_interrupts
+        from chargen.run.files import ignore_interrupts
 
         ignore_interrupts()
 
@@ -238,7 +238,7 @@ def _start_forkserver(formats: tuple[Format, ...]) -> None:
 
     pdf = PARTY_PDF in batch_files(formats)
     multiprocessing.get_context("forkserver").set_forkserver_preload(
-        ["chargen.render.bundle"] + (["chargen.render.pdf"] if pdf else []))
+        ["chargen.run.sheets"] + (["chargen.render.pdf"] if pdf else []))
     forkserver.ensure_running()
 
 
@@ -425,7 +425,7 @@ def write_sheets(characters: Iterable[tuple[str, dict, dict]], folder: Path, opt
                  count: int | None = None) -> BundleResult:
     """Render ``(stem, document, files written)`` into ``folder``, then party.pdf and index.html
     (``chargen render``: saved characters, no manifest; ``count``: how many, when known). The
-    folder is locked for the call (:func:`chargen.output.lock_folder`)."""
+    folder is locked for the call (:func:`chargen.run.files.lock_folder`)."""
     formats = tuple(FORMATS[f] for f in options.formats if f in SHEET_FORMATS)
     result = BundleResult()
     if not formats:

@@ -1,7 +1,7 @@
 """Reading a batch's manifest back for ``--resume``: is it this batch, and what is done.
 
-Only :mod:`chargen.batch` writes ``manifest.json``; this module reads it
-(:func:`chargen.output.read_manifest` checks its shape), checks that it is the
+Only :mod:`chargen.run.pipeline` writes ``manifest.json``; this module reads it
+(:func:`chargen.run.files.read_manifest` checks its shape), checks that it is the
 batch being resumed, and says which characters are complete (listed, every file
 there as written), which are listed with a file to make again, and whether
 nothing is left to do. A recorded file counts only if it is a regular file in
@@ -21,7 +21,7 @@ from pathlib import Path
 
 from chargen.errors import OutputError
 from chargen.formats import Format, all_batch_files, batch_files
-from chargen.output import inside, read_manifest, remove_stale_temporaries
+from chargen.run.files import inside, read_manifest, remove_stale_temporaries
 
 
 @dataclass(frozen=True)
