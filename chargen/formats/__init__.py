@@ -28,7 +28,7 @@ The formats for other tools live one module each in this package
 :mod:`~chargen.formats.statblock`).
 
 :data:`FORMATS` is the registry, by name, in registration order;
-:func:`register` adds one. :func:`chargen.run.pipeline.write_batch` writes any of them.
+:func:`register` adds one. :class:`chargen.run.pipeline.Pipeline` writes any of them.
 """
 
 from __future__ import annotations
@@ -150,22 +150,6 @@ def _renderer(renderer: Renderer | None, fmt: Format) -> Renderer:
     return SheetRenderer(pdf=fmt.name == "pdf")
 
 
-@dataclass(frozen=True)
-class WriterFormat(Format):
-    """A data format from a plain function (document to text or bytes), the file named ``<stem>.<name>``."""
-
-    name: str  # type: ignore[misc]
-    write: Callable[[dict], str | bytes]
-
-    @property
-    def suffix(self) -> str:  # type: ignore[override]
-        return f".{self.name}"
-
-    def to_bytes(self, doc: dict, renderer: Renderer | None = None) -> bytes:
-        data = self.write(doc)
-        return data.encode("utf-8") if isinstance(data, str) else data
-
-
 FORMATS: dict[str, Format] = {}
 
 
@@ -194,9 +178,9 @@ def names(sheet: bool | None = None) -> tuple[str, ...]:
     return tuple(n for n, f in FORMATS.items() if sheet is None or f.sheet == sheet)
 
 
-def resolve(wanted: Iterable[str], table: dict[str, Format] | None = None) -> tuple[Format, ...]:
-    """The formats named ``wanted`` from ``table`` (default :data:`FORMATS`); an unknown one is an error."""
-    table = FORMATS if table is None else table
+def resolve(wanted: Iterable[str]) -> tuple[Format, ...]:
+    """The formats named ``wanted`` (in :data:`FORMATS`); an unknown one is an error."""
+    table = FORMATS
     wanted = tuple(wanted)
     unknown = [n for n in wanted if n not in table]
     if unknown:

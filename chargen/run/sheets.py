@@ -29,6 +29,7 @@ from pathlib import Path
 from chargen.errors import ChargenError, RenderError
 from chargen.formats import FORMATS, INDEX_HTML, PARTY_PDF, Format, batch_files, names
 from chargen.run.files import atomic_write, inside, lock_folder
+from chargen.run.spec import DEFAULT_PARTY_NAME, SheetOptions  # noqa: F401 - with the stage, for callers
 from chargen.run.partyfiles import (  # noqa: F401 - ROSTER_ROWS, roster_parts: with the rest, for callers
     EARLY_COLLECTION, EARLY_COVER, ROSTER_ROWS, PartyPdf, SheetSummary, json_bytes, party_summary, roster_parts,
     write_index)
@@ -41,29 +42,6 @@ RECYCLE = 100
 # short-lived objects; at the default threshold the collector runs hundreds of times a sheet
 # (measured: 3-10% of a sheet). Cycles are still collected, and RECYCLE bounds the rest.
 GC_YOUNG = 50_000
-DEFAULT_PARTY_NAME = "The party"
-
-
-@dataclass(frozen=True)
-class SheetOptions:
-    formats: tuple[str, ...] = ("pdf",)   # of SHEET_FORMATS (write_batch takes the batch's own formats)
-    paper: str = "a4"
-    template_dir: Path | None = None
-    jobs: int = 0                         # worker processes; 0: one per core
-    party_name: str | None = None
-    layout: str = "sheet"                 # sheet, block or card (the engines' layouts)
-    cards_per_page: int = 4               # card layout: 4 (2x2) or 9 (3x3)
-    pdf_variant: str | None = None        # "pdf/ua-1": tagged PDF a screen reader reads in order
-
-    @property
-    def workers(self) -> int:
-        return self.jobs or os.cpu_count() or 1
-
-    @property
-    def title(self) -> str:
-        return self.party_name or DEFAULT_PARTY_NAME
-
-
 @dataclass(frozen=True)
 class SheetTask:
     """One character for the stage: its document, every file it has (by format, in the batch's
@@ -279,12 +257,11 @@ def check_templates(options: SheetOptions, formats: tuple[Format, ...]) -> None:
     check_layout(options.layout)
 
 
-LAYOUTS = ("sheet", "block", "card")
-
-
 def check_layout(layout: str) -> None:
-    if layout not in LAYOUTS:
-        raise RenderError(f"unknown layout '{layout}' (expected one of: {', '.join(LAYOUTS)})")
+    from chargen.engines import layout_ids
+
+    if layout not in layout_ids():
+        raise RenderError(f"unknown layout '{layout}' (expected one of: {', '.join(layout_ids())})")
 
 
 class SheetStage:
