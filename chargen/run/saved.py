@@ -100,15 +100,16 @@ def _check_rules(doc: dict, path: Path, modules: tuple = ()) -> None:
     """A sheet that shows odds needs the rules the character was made with: one of ``modules``
     with the character's rules hash, or a built-in module without house rules."""
     from chargen.errors import RenderError
-    from chargen.render.html import needs_rules, sheet_rules
+    from chargen.rules.saved import find, made_with
+    from chargen.render.html import needs_rules
     from chargen.serialize import validate
 
-    made_with = next((m for m in modules if m.hash == doc["system"]["rules_hash"]), None)
-    if made_with is not None:
-        validate(doc, str(path), made_with.rules)  # the bounds of the rules it was made with
+    module = find(doc, modules)
+    if module is not None and module in modules:
+        validate(doc, str(path), module.rules)  # the bounds of the rules it was made with
     if needs_rules(doc["system"]["engine"]):
         try:
-            sheet_rules(doc, modules)
+            made_with(doc, modules)
         except RenderError as e:
             raise CharacterError(f"{path}: {e}") from None
 
