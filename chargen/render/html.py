@@ -162,9 +162,12 @@ class HtmlRenderer:
             items.append({"n": n, "anchor": len(items), "reproduce": reproduce(doc), "c": doc, "extra": engine_extra(doc, (), layout) if extra is None else extra,
                           "template": self.templates.sheet_template(entry)})
         title = party["name"] if party else items[0]["c"]["identity"]["name"]
-        groups = group_by_archetype(items) if party and layout == "block" else [{"label": None, "members": items}]
+        scope = layout_of(entries[0][0], layout)
+        encounter = bool(party) and scope.encounter
+        groups = group_by_archetype(items) if encounter else [{"label": None, "members": items}]
         html = self._render(COLLECTION, items=items, groups=groups, party=party, layout=layout, title=title,
-                            cards_per_page=self.cards_per_page, paper=self.paper, stylesheet=self.style(standalone))
+                            cards_per_page=self.cards_per_page, paper=self.paper, stylesheet=self.style(standalone),
+                            per_page=scope.characters_a_page(self.cards_per_page), encounter=encounter)
         what = f"{layout} of '{title}'"
         return self.standalone(html, what) if standalone else html
 

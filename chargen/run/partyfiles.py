@@ -32,9 +32,14 @@ EARLY_COVER = 2  # the most cover pages laid out before the last sheets are done
 # the most characters whose collection (block, card layouts) is laid out beside their own PDFs: they are
 # all made, held and handed to the workers first (see bundle.SheetStage.collection_first)
 EARLY_COLLECTION = 1_000
-# characters per document of party.pdf in the card layout (whole pages of cards), and in the block
-# layout (each document an encounter sheet of its own: roster, then blocks)
-COLLECTION_CHUNK = {"card": 72, "block": 240}
+
+
+def _scope(layout: str):
+    """How layout ``layout`` sets characters on pages (:class:`chargen.engines.Layout`): whether several
+    to a page, and the characters in each document of party.pdf (``chunk``: whole pages)."""
+    from chargen.engines import layout_scope
+
+    return layout_scope(layout)
 
 
 @dataclass(frozen=True)
@@ -126,7 +131,7 @@ class PartyPdf:
         One long document would hold every cover page in memory at once (a
         thousand-row roster: over 300 MiB) and lay out ever slower page by page.
         """
-        if self.options.layout != "sheet":
+        if _scope(self.options.layout).fragment:
             return self._finish_collection(pool, manifest)
         party = party_summary(sheets, self.options)
         covers = self.cover[1] if self.cover is not None and self.cover[0] == party else self._cover_parts(pool, party)
@@ -152,8 +157,9 @@ class PartyPdf:
         """party.pdf in the block layout (the encounter sheet: the roster, then the blocks, grouped by
         archetype) or the card layout (the cards, 4 or 9 a page): a few documents of
         ``COLLECTION_CHUNK`` characters each (a whole page of cards each), laid out in parallel."""
-        chunk = COLLECTION_CHUNK[self.options.layout]
-        chunk -= chunk % self.options.cards_per_page
+        scope = _scope(self.options.layout)
+        chunk = scope.chunk
+        chunk -= chunk % (scope.per_page or self.options.cards_per_page)
         parts = [docs[i:i + chunk] for i in range(0, len(docs), chunk)]
         head = {"name": self.options.title,
                 "systems": list(dict.fromkeys(f"{d['system']['name']} {d['system']['version']}" for _, d in docs)),

@@ -322,7 +322,9 @@ class SheetStage:
     @property
     def collects(self) -> bool:
         """Whether party.pdf is a collection (the block or card layout: its characters laid out together)."""
-        return self.party is not None and self.options.layout != "sheet"
+        from chargen.engines import layout_scope
+
+        return self.party is not None and layout_scope(self.options.layout).fragment
 
     def collects_first(self, count: int | None) -> bool:
         """Whether to hand party.pdf's collection of ``count`` characters to the workers before
@@ -348,7 +350,7 @@ class SheetStage:
             doc = task.doc
             embedded = (f"{task.stem}.json", json_bytes(doc))
             index = doc["seed"]["index"] if task.index is None else task.index
-            if self.party and self.options.layout != "sheet":
+            if self.collects:
                 self.party.docs.append((index, doc))  # laid out together, several to a page, at the end
                 self.party.writer.embed(*embedded)
                 pages = 1
