@@ -9,8 +9,8 @@ import click
 
 from chargen.cli import cli
 from chargen.cli.options import (
-    Integer, given_value, jobs_option, jobs_or_cores, make_request, make_sheet_options, parse_formats, progress_bar,
-    request_options, resolve_seed, rules_options, seed_option, sheet_options, system_option,
+    Integer, given_value, jobs_option, jobs_or_cores, make_sheet_options, parse_formats, progress_bar,
+    request_options, rules_options, seed_option, sheet_options, system_option,
 )
 from chargen.errors import printable
 from chargen.formats import names

@@ -61,13 +61,13 @@ class SheetSummary:
 
 def _cover(party: dict) -> bytes:
     # plain bytes: unpickling a Rendered would import WeasyPrint (a second or so) in the main process
-    from chargen.run.sheets import _ready
+    from chargen.run.workers import _ready
 
     return _ready().cover(party).pdf
 
 
 def _collection(docs: list[tuple[int, dict]], party: dict | None):
-    from chargen.run.sheets import _ready
+    from chargen.run.workers import _ready
 
     return _ready().collection(docs, party)
 

@@ -17,7 +17,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from chargen import __version__
-from chargen.errors import OutputError
 from chargen.generate import SCHEMA_VERSION, GenerationRequest
 from chargen.run.files import MANIFEST_SCHEMA
 from chargen.seeds import SEED_DERIVATION
