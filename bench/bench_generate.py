@@ -23,7 +23,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from chargen.batch import write_batch
+from chargen.run.pipeline import write_batch
 from chargen.generate import GenerationRequest, make_character
 from chargen.rules import load_builtin
 from chargen.serialize import to_json

@@ -82,9 +82,9 @@ def _victim(folder: Path) -> Path:
 
 
 def _planted(folder: Path, fmt: str, plant):
-    from chargen.batch import write_batch
-    from chargen.output import character_stem
-    from chargen.render.bundle import SheetOptions
+    from chargen.run.pipeline import write_batch
+    from chargen.run.files import character_stem
+    from chargen.run.sheets import SheetOptions
 
     module = load_builtin("d100")
     victim = _victim(folder)
@@ -105,8 +105,8 @@ def _planted(folder: Path, fmt: str, plant):
 
 
 def _manifest(folder: Path, **changes):
-    from chargen.batch import write_batch
-    from chargen.manifest import plan_resume
+    from chargen.run.pipeline import write_batch
+    from chargen.run.resume import plan_resume
 
     folder.mkdir()
     write_batch(load_builtin("d100"), 3, range(2), folder, ("json",))
@@ -116,7 +116,7 @@ def _manifest(folder: Path, **changes):
 
 
 def _tampered(folder: Path):
-    from chargen.batch import write_batch
+    from chargen.run.pipeline import write_batch
 
     module = load_builtin("d100")
     folder.mkdir()
@@ -134,8 +134,8 @@ def _tampered(folder: Path):
 
 
 def _many_jobs(folder: Path):
-    from chargen.batch import write_batch
-    from chargen.render import bundle
+    from chargen.run.pipeline import write_batch
+    from chargen.run import sheets as bundle
 
     module = load_builtin("d100")
     folder.mkdir()

@@ -212,7 +212,7 @@ def child_cold(out: str) -> dict:
     mark("rules and character")
     import chargen.render.pdf  # noqa: F401 - WeasyPrint
     mark("import WeasyPrint")
-    from chargen.render.bundle import SheetRenderer
+    from chargen.run.sheets import SheetRenderer
     renderer = SheetRenderer()
     mark("fonts and stylesheet set-up")
     html = renderer.html(doc, False)

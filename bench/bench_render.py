@@ -106,8 +106,8 @@ def child_bare(count: int) -> dict:
 
 
 def child_chargen(count: int, jobs: int) -> dict:
-    from chargen.batch import write_batch
-    from chargen.render.bundle import SheetOptions
+    from chargen.run.pipeline import write_batch
+    from chargen.run.sheets import SheetOptions
     from chargen.rules import load_builtin
 
     module = load_builtin("d100")

@@ -57,7 +57,7 @@ def main() -> None:
 
     t0 = time.process_time()
     from chargen.generate import make_character
-    from chargen.render.bundle import SheetRenderer
+    from chargen.run.sheets import SheetRenderer
     from chargen.rules import load_builtin
     t1 = time.process_time()
     import chargen.render.pdf  # noqa: F401
@@ -71,7 +71,7 @@ def main() -> None:
     t3 = time.process_time()
     renderer = SheetRenderer(paper=a.paper, modules=(module,))
     try:  # as a sheet worker sets up its garbage collector (where chargen does)
-        from chargen.render.bundle import quiet_collector
+        from chargen.run.sheets import quiet_collector
     except ImportError:
         pass
     else:

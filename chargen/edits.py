@@ -44,11 +44,11 @@ class Disagreement:
 
 
 def rules_of(doc: dict, modules: Iterable = ()) -> object:
-    """The rules the character was made with (see :func:`chargen.render.html.sheet_rules`)."""
-    from chargen.render.html import sheet_rules
+    """The rules the character was made with (see :func:`chargen.rules.saved.made_with`)."""
+    from chargen.rules.saved import made_with
 
     try:
-        return sheet_rules(doc, modules)
+        return made_with(doc, modules).rules
     except RenderError as e:
         raise CharacterError(str(e).replace("sheet of", "character", 1)) from None
 
@@ -165,18 +165,10 @@ def _put(doc: dict, path: str, value: object) -> None:
 
 
 def module_of(doc: dict, modules: Iterable = ()):
-    """The rules module the character was made with: one of ``modules`` with its hash, or the built-in one."""
-    from chargen.rules import builtin_ids, load_builtin
+    """The rules module the character was made with, or None (:func:`chargen.rules.saved.find`)."""
+    from chargen.rules.saved import find
 
-    system = doc["system"]
-    for m in modules:
-        if m.hash == system["rules_hash"] and m.engine == system["engine"]:
-            return m
-    if not system["overlays"] and system["id"] in builtin_ids():
-        m = load_builtin(system["id"])
-        if m.hash == system["rules_hash"]:
-            return m
-    return None
+    return find(doc, modules)
 
 
 def _pins_for(doc: dict) -> dict[str, object]:

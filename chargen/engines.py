@@ -94,6 +94,13 @@ class Layout:
     ``fragment``: the template draws one character's part of a page (a stat block,
     a card), which the shared ``collection.html.j2`` sets on pages, several to a
     page; else it is a whole page of its own (the full sheet, extending ``base.html.j2``).
+
+    The scope of a fragment layout: ``per_page``, a fixed number of characters a page
+    (each page a ``<section class="<id>-page">``, each character an ``<article class="<id>">``);
+    ``choices``, the numbers a page ``--cards-per-page`` chooses from (the card layout: 4 or 9);
+    neither: the fragments flow two a row (the block layout). ``chunk``: the characters
+    in each document party.pdf is laid out in (whole pages). ``encounter``: party.pdf opens
+    with the encounter roster and groups the characters by archetype.
     """
 
     id: str
@@ -102,7 +109,15 @@ class Layout:
     needs_rules: bool = False
     folder: Path | None = None
     fragment: bool = False
+    per_page: int | None = None
+    choices: tuple[int, ...] | None = None
+    chunk: int = 240
+    encounter: bool = False
     engine: str = ""               # set by register()
+
+    def characters_a_page(self, chosen: int) -> int | None:
+        """How many characters a page of this layout holds (``chosen``: --cards-per-page); None: they flow."""
+        return chosen if self.choices is not None else self.per_page
 
 
 def sheet_block_card(sheet: str, fragment: str, figures: Callable[[dict, object], Mapping],
@@ -112,8 +127,9 @@ def sheet_block_card(sheet: str, fragment: str, figures: Callable[[dict, object]
     ``fragment`` template (given ``fragment_figures``, else the sheet's ``figures``)."""
     part = fragment_figures or figures
     return {"sheet": Layout("sheet", sheet, figures, needs_rules=needs_rules),
-            "block": Layout("block", fragment, part, needs_rules=needs_rules, fragment=True),
-            "card": Layout("card", fragment, part, needs_rules=needs_rules, fragment=True)}
+            "block": Layout("block", fragment, part, needs_rules=needs_rules, fragment=True, encounter=True),
+            "card": Layout("card", fragment, part, needs_rules=needs_rules, fragment=True, choices=(4, 9),
+                           chunk=72)}
 
 
 @dataclass(frozen=True)
@@ -153,6 +169,7 @@ def read_schema(package: str, name: str = "schema.json") -> dict:
 
 _ENGINES: dict[str, Engine] = {}
 _REGISTERED_BY: dict[str, str] = {}  # engine id -> the module whose import registers it
+_LAYOUTS_BY: dict[tuple[str, str], str] = {}  # (engine, layout) added by register_layout -> the module that did
 
 
 def register(engine: Engine) -> Engine:
@@ -168,6 +185,36 @@ def register(engine: Engine) -> Engine:
     # the caller's module: importing it registers the engine again in a worker process
     _REGISTERED_BY[engine.id] = sys._getframe(1).f_globals.get("__name__", "")
     return engine
+
+
+def register_layout(engine_id: str, entry: Layout) -> Layout:
+    """Add a layout to a registered engine (a new layout is one template and this one call)."""
+    engine = require(engine_id)
+    entry = replace(entry, engine=engine_id)
+    object.__setattr__(engine, "layouts", {**engine.layouts, entry.id: entry})
+    _LAYOUTS_BY[(engine_id, entry.id)] = sys._getframe(1).f_globals.get("__name__", "")
+    return entry
+
+
+def unregister_layout(engine_id: str, layout_id: str) -> None:
+    """Remove a layout :func:`register_layout` added (tests)."""
+    engine = _ENGINES.get(engine_id)
+    if engine is not None and _LAYOUTS_BY.pop((engine_id, layout_id), None) is not None:
+        object.__setattr__(engine, "layouts", {k: v for k, v in engine.layouts.items() if k != layout_id})
+
+
+def layout_ids() -> list[str]:
+    """Every layout of every engine, in the order the engines declare them (the --layout choices)."""
+    return list(dict.fromkeys(k for e in all_engines() for k in e.layouts))
+
+
+def layout_scope(layout_id: str) -> Layout:
+    """The layout ``layout_id`` of the first engine that has it (a layout's scope is the same in every
+    engine that offers it); an unknown id is a page per character."""
+    for engine in list(_ENGINES.values()) + all_engines():
+        if layout_id in engine.layouts:
+            return engine.layouts[layout_id]
+    return Layout(layout_id, "", lambda doc, rules: {})
 
 
 def _option_owner(name: str, skip: str) -> RollOption | None:
@@ -256,8 +303,10 @@ def layout_folders() -> list[Path]:
 
 
 def external_modules() -> list[str]:
-    """The modules that registered engines from outside the package (imported again in worker processes)."""
-    return list(dict.fromkeys(m for i, m in _REGISTERED_BY.items() if i not in BUILTIN and m != "__main__"))
+    """The modules that registered engines (or layouts) from outside the package (imported again in
+    worker processes)."""
+    engines = [m for i, m in _REGISTERED_BY.items() if i not in BUILTIN]
+    return [m for m in dict.fromkeys(engines + list(_LAYOUTS_BY.values())) if m != "__main__"]
 
 
 def import_modules(names: list[str]) -> None:

@@ -15,7 +15,7 @@ import yaml
 from chargen import engines
 from chargen.errors import CharacterError, RulesError
 from chargen.fill import fill_document
-from chargen.rules import builtin_ids, load_builtin
+from chargen.rules import load_builtin
 from chargen.rules.yamlio import load_text
 
 SCHEMA_FILE = "character-1.json"
@@ -214,12 +214,10 @@ def builtin_rules_of(doc: dict) -> object:
     """The typed rules of the built-in module a character was made with, if it used one without
     house rules and records its hash (the bounds a saved character is checked against when no
     rules are given), else None."""
-    system = doc.get("system") if isinstance(doc, dict) else None  # not validated yet: read with care
-    if not isinstance(system, dict) or system.get("overlays") or not isinstance(system.get("id"), str) \
-            or system["id"] not in builtin_ids():
-        return None
-    module = load_builtin(system["id"])
-    return module.rules if module.engine == system.get("engine") and module.hash == system.get("rules_hash") else None
+    from chargen.rules.saved import find
+
+    module = find(doc)
+    return None if module is None else module.rules
 
 
 def parse_document(text: str, name: str) -> dict:

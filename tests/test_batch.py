@@ -9,12 +9,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from chargen import batch as batchmod
-from chargen import output
-from chargen.batch import BatchIncomplete, write_batch
+from chargen.run import pipeline as batchmod
+from chargen.run import files as output
+from chargen.run.pipeline import BatchIncomplete, run_batch
+from chargen.run.spec import RunSpec
 from chargen.cli import cli
 from chargen.errors import ChargenError, OutputError
-from chargen.formats import FORMATS
+from chargen.formats import FORMATS, Format, register
 from chargen.serialize import parse_document
 
 ARGS = ["generate", "--seed", "11", "--count", "9", "--format", "json,yaml"]
@@ -98,38 +99,41 @@ def test_resume_twice_and_on_a_complete_batch_changes_nothing(tmp_path, whole):
     assert snapshot(out) == whole
 
 
-def test_a_failing_writer_stops_the_batch(tmp_path, d100):
-    def sheet(doc):
-        if doc["seed"]["index"] == 2:
+class Failing(Format):
+    """A data format whose character 2 fails (as a sheet template might)."""
+
+    name, suffix = "failing", ".fail"
+    fail = True
+
+    def to_bytes(self, doc, renderer=None):
+        if doc["seed"]["index"] == 2 and Failing.fail:
             raise ChargenError("sheet template: 'skills' is undefined")
-        return "<html></html>"
-
-    writers = {**batchmod.data_writers(), "html": sheet}
-    with pytest.raises(BatchIncomplete) as e:
-        write_batch(d100, 5, range(4), tmp_path, ("json", "html"), writers=writers)
-    assert str(e.value) == (f"batch incomplete: sheet template: 'skills' is undefined; 2 of 4 characters complete "
-                            f"in '{tmp_path}'; run the same command with --resume to finish it")
-    assert (e.value.done, e.value.total, e.value.exit_code) == (2, 4, 1)
-    m = json.loads((tmp_path / "manifest.json").read_text())
-    assert [c["index"] for c in m["characters"]] == [0, 1]
-    # character 2's json was written before its sheet failed: a whole file, not listed as done
-    assert sorted(p.name[:4] for p in tmp_path.iterdir() if p.name != "manifest.json") == \
-        ["0000", "0000", "0001", "0001", "0002"]
-    writers["html"] = lambda doc: "<html></html>"
-    result = write_batch(d100, 5, range(4), tmp_path, ("json", "html"), writers=writers, resume=True)
-    assert result.complete and result.new == 2
+        return b"<html></html>"
 
 
-def test_an_unknown_writer_is_an_error(tmp_path, d100):
-    with pytest.raises(OutputError) as e:  # the writers given are the only formats known
-        write_batch(d100, 5, range(2), tmp_path, ("json", "pdf"), writers=batchmod.data_writers())
-    assert str(e.value) == "no writer for format pdf (known: json, yaml)"
-    assert list(tmp_path.iterdir()) == []
+def test_a_failing_format_stops_the_batch(tmp_path, d100):
+    register(Failing())
+    try:
+        with pytest.raises(BatchIncomplete) as e:
+            run_batch(RunSpec("d100", 5, 0, 4, ("json", "failing")), d100, tmp_path)
+        assert str(e.value) == (f"batch incomplete: sheet template: 'skills' is undefined; 2 of 4 characters "
+                                f"complete in '{tmp_path}'; run the same command with --resume to finish it")
+        assert (e.value.done, e.value.total, e.value.exit_code) == (2, 4, 1)
+        m = json.loads((tmp_path / "manifest.json").read_text())
+        assert [c["index"] for c in m["characters"]] == [0, 1]
+        # character 2's json was written before its file failed: a whole file, not listed as done
+        assert sorted(p.name[:4] for p in tmp_path.iterdir() if p.name != "manifest.json") == \
+            ["0000", "0000", "0001", "0001", "0002"]
+        Failing.fail = False
+        result = run_batch(RunSpec("d100", 5, 0, 4, ("json", "failing")), d100, tmp_path, resume=True)
+        assert result.complete and result.new == 2
+    finally:
+        del FORMATS["failing"]
 
 
 def test_an_unregistered_format_is_an_error(tmp_path, d100):
     with pytest.raises(OutputError) as e:
-        write_batch(d100, 5, range(2), tmp_path, ("json", "docx"))
+        run_batch(RunSpec("d100", 5, 0, 2, ("json", "docx")), d100, tmp_path)
     assert str(e.value) == f"no writer for format docx (known: {', '.join(FORMATS)})"
     assert list(tmp_path.iterdir()) == []
 
@@ -169,12 +173,12 @@ def test_the_manifest_is_written_before_the_first_character(tmp_path, d100, monk
         return real(module, seed, index, request)
 
     monkeypatch.setattr(batchmod, "make_character", spy)
-    write_batch(d100, 3, range(3), tmp_path, ("json",))
+    run_batch(RunSpec("d100", 3, 0, 3, ("json",)), d100, tmp_path)
     assert [(m["complete"], len(m["characters"])) for m in seen] == [(False, 0), (False, 1), (False, 2)]
 
 
 def test_manifest_layout_one_line_per_character(tmp_path, d100):
-    write_batch(d100, 3, range(2), tmp_path, ("json",))
+    run_batch(RunSpec("d100", 3, 0, 2, ("json",)), d100, tmp_path)
     text = (tmp_path / "manifest.json").read_text()
     lines = text.splitlines()
     assert lines[-4].startswith('    {"index": 0, "name": ') and lines[-3].startswith('    {"index": 1, ')
@@ -283,12 +287,12 @@ def test_a_planted_symlink_is_replaced_not_followed(tmp_path, d100):
     out = tmp_path / "out"
     out.mkdir()
     from chargen.generate import make_character
-    from chargen.output import character_stem
+    from chargen.run.files import character_stem
 
     stem = character_stem(0, make_character(d100, 8, 0)["identity"]["name"])
     (out / f"{stem}.json").symlink_to(victim)
     (out / "manifest.json").symlink_to(victim)
-    write_batch(d100, 8, range(1), out, ("json",))
+    run_batch(RunSpec("d100", 8, 0, 1, ("json",)), d100, out)
     assert victim.read_text() == "keep me"
     assert not (out / f"{stem}.json").is_symlink() and not (out / "manifest.json").is_symlink()
 
@@ -314,7 +318,7 @@ def test_atomic_write_leaves_no_partial_file(tmp_path, monkeypatch):
 
 
 def test_written_files_get_the_usual_mode(tmp_path, d100):
-    write_batch(d100, 1, range(1), tmp_path, ("json",))
+    run_batch(RunSpec("d100", 1, 0, 1, ("json",)), d100, tmp_path)
     mask = os.umask(0)
     os.umask(mask)
     for p in tmp_path.iterdir():

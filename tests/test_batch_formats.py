@@ -153,7 +153,7 @@ def test_party_name_names_the_meg_party_and_resume_keeps_it(tmp_path):
 
 
 def test_worker_processes_give_the_same_batch_files(tmp_path, monkeypatch):
-    from chargen import batch as batchmod
+    from chargen.run import pipeline as batchmod
 
     monkeypatch.setattr(batchmod, "PARALLEL_MIN", 4)
     monkeypatch.setattr(batchmod, "CHUNK", 3)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from chargen import batch as batchmod
+from chargen.run import pipeline as batchmod
 from chargen.cli import cli
 from chargen.render import pdfmerge
 from chargen.render.templates import builtin_dir
@@ -246,7 +246,7 @@ def test_ctrl_c_to_the_whole_process_group_leaves_complete_files_and_one_line(tm
 def test_party_pdf_laid_out_beside_the_sheets_is_the_one_laid_out_after_them(tmp_path, monkeypatch, layout):
     """party.pdf's cover (sheet layout) or collection (block, card) is handed to the workers before
     the last sheets are done; the bytes are those of laying it out after every sheet."""
-    from chargen.render.bundle import SheetStage
+    from chargen.run.sheets import SheetStage
 
     args = ["generate", "--seed", "8", "--count", "5", "--format", "json,pdf", "--layout", layout, "--jobs", "2"]
     assert run(*args, "-o", tmp_path / "early").exit_code == 0
@@ -259,7 +259,7 @@ def test_party_pdf_laid_out_beside_the_sheets_is_the_one_laid_out_after_them(tmp
 def test_a_cover_laid_out_on_a_wrong_guess_is_laid_out_again(tmp_path, monkeypatch):
     """The early cover guesses the page counts of the sheets still in flight; when the guess is
     wrong (here: made wrong on purpose), the cover is laid out again from the true counts."""
-    from chargen.render import bundle
+    from chargen.run import sheets as bundle
 
     args = ["generate", "--seed", "8", "--count", "5", "--format", "pdf", "--jobs", "2"]
     assert run(*args, "-o", tmp_path / "right").exit_code == 0
@@ -276,7 +276,7 @@ def test_a_cover_laid_out_on_a_wrong_guess_is_laid_out_again(tmp_path, monkeypat
 
 
 def test_render_lays_out_its_collection_beside_the_blocks_with_the_same_bytes(tmp_path, monkeypatch):
-    from chargen.render.bundle import SheetStage
+    from chargen.run.sheets import SheetStage
 
     assert run("generate", "--seed", "8", "--count", "3", "-o", tmp_path / "saved").exit_code == 0
     saved = sorted((tmp_path / "saved").glob("000*.json"))
@@ -307,7 +307,7 @@ def test_a_lost_block_and_party_pdf_are_made_again_with_the_same_bytes(tmp_path)
 def test_a_large_collection_is_laid_out_after_the_blocks(tmp_path, monkeypatch):
     """Past EARLY_COLLECTION characters, they are not all made and held first: the collection
     is laid out at the end, as before, with the same bytes."""
-    from chargen.render import bundle
+    from chargen.run import sheets as bundle
 
     args = ["generate", "--seed", "8", "--count", "3", "--format", "pdf", "--layout", "card", "--jobs", "2"]
     assert run(*args, "-o", tmp_path / "early").exit_code == 0

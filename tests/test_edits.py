@@ -12,7 +12,7 @@ from chargen import edits, paths
 from chargen.cli import cli
 from chargen.explain import explain, explain_all
 from chargen.generate import make_character
-from chargen.render.saved import as_drawn
+from chargen.run.saved import as_drawn
 
 RULES = Path(__file__).parent.parent / "chargen" / "rules"
 
@@ -216,7 +216,7 @@ def test_a_weapon_skill_and_armour_added_by_id_alone(tmp_path, d100):
         del paths.lookup(doc, "skills.climbing")["label"]
 
     path, _ = edited(tmp_path, d100, 42, 5, edit)
-    from chargen.render.saved import read_character
+    from chargen.run.saved import read_character
 
     doc = read_character(path)
     sword = paths.lookup(doc, "weapons.broadsword")
@@ -231,7 +231,7 @@ def test_a_weapon_skill_and_armour_added_by_id_alone(tmp_path, d100):
 
 def test_kotm_and_rtd_entries_added_by_id(tmp_path, kotm, rtd):
     path, _ = edited(tmp_path, kotm, 42, 3, lambda d: d["weapons"].append({"id": "long_sword", "label": "Oathkeeper"}))
-    from chargen.render.saved import read_character
+    from chargen.run.saved import read_character
 
     sword = paths.lookup(read_character(path), "weapons.long_sword")
     assert sword["label"] == "Oathkeeper" and sword["damage_modifier"] == 1 and sword["damage"]["hit"]

@@ -9,11 +9,12 @@ import pytest
 from click.testing import CliRunner
 
 from chargen import formats
-from chargen.batch import write_batch
+from chargen.run.pipeline import run_batch
+from chargen.run.spec import RunSpec
 from chargen.cli import cli
 from chargen.formats import BATCH_FILES, FORMATS, Format, batch_files, register
 from chargen.generate import make_character
-from chargen.render.bundle import SheetRenderer
+from chargen.run.sheets import SheetRenderer
 from chargen.render.html import HtmlRenderer
 from chargen.render.templates import TemplateSet
 from chargen.serialize import parse_document
@@ -82,7 +83,7 @@ def txt():
 
 
 def test_a_registered_format_is_written_by_a_batch(txt, d100, tmp_path):
-    result = write_batch(d100, 42, range(2), tmp_path, ("json", "txt"))
+    result = run_batch(RunSpec("d100", 42, 0, 2, ("json", "txt")), d100, tmp_path)
     entry = result.written[1]
     assert list(entry["files"]) == ["json", "txt"]
     assert (tmp_path / entry["files"]["txt"]).read_text() == entry["name"].upper()
@@ -107,7 +108,7 @@ def test_a_format_without_files_per_character_is_refused(d100, tmp_path):
     register(Summary())
     try:
         with pytest.raises(OutputError, match="format summary writes no file per character"):
-            write_batch(d100, 1, range(1), tmp_path, ("json", "summary"))
+            run_batch(RunSpec("d100", 1, 0, 1, ("json", "summary")), d100, tmp_path)
     finally:
         del formats.FORMATS["summary"]
     assert list(tmp_path.iterdir()) == []

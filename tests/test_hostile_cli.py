@@ -7,7 +7,7 @@ import yaml
 from click.testing import CliRunner
 
 from chargen.cli import cli
-from chargen.output import character_stem, inside, slug
+from chargen.run.files import character_stem, inside, slug
 from chargen.errors import OutputError
 from chargen.formats import names
 

@@ -10,7 +10,7 @@ from tests.sheetvalues import pdf_text
 
 from chargen.cli import cli
 from chargen.generate import make_character
-from chargen.render.bundle import SheetRenderer
+from chargen.run.sheets import SheetRenderer
 from chargen.render.html import group_by_archetype
 
 SYSTEMS = ["d100", "kotm", "rtd"]

@@ -18,9 +18,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from chargen import output
+from chargen.run import files as output
 from chargen.cli import cli
-from chargen.render import bundle, pdfmerge
+from chargen.render import pdfmerge
+from chargen.run import sheets as bundle
 from chargen.render.templates import builtin_dir
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -447,8 +448,10 @@ def test_a_stopped_sheet_batch_leaves_nothing_in_the_temporary_folder(tmp_path):
 
 def streamed_peak(tmp_path: Path, fmt: str, count: int, monkeypatch) -> tuple[int, int]:
     """tracemalloc's peak while ``count`` characters go to stdout (a file), and the file's size."""
-    from chargen.cli.generate import _stream
     from chargen.rules import load_builtin
+    from chargen.run.pipeline import Pipeline
+    from chargen.run.spec import RunSpec
+    from chargen.run.stream import stream
 
     module = load_builtin("d100")
     target = tmp_path / f"{fmt}-{count}"
@@ -456,7 +459,7 @@ def streamed_peak(tmp_path: Path, fmt: str, count: int, monkeypatch) -> tuple[in
         monkeypatch.setattr(sys, "stdout", f)
         tracemalloc.start()
         try:
-            _stream(module, 42, range(count), (fmt,), single=False, options=None)
+            stream(Pipeline(RunSpec("d100", 42, 0, count, (fmt,)), module), f)
             peak = tracemalloc.get_traced_memory()[1]
         finally:
             tracemalloc.stop()

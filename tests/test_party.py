@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from chargen.cli import cli
 from chargen.errors import RulesError
-from chargen.party import line_seed, read_party
+from chargen.run.party import line_seed, read_party
 from tests import manual
 
 ROOT = Path(__file__).parent.parent

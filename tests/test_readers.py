@@ -14,8 +14,8 @@ from chargen.formats import FORMATS
 from chargen.systems.d100.interop.meg import npc
 from chargen.systems.d100.interop.meg_read import read_meg
 from chargen.generate import make_character
-from chargen.readers import read_documents
-from chargen.render.bundle import SheetRenderer
+from chargen.run.readers import read_documents
+from chargen.run.sheets import SheetRenderer
 from chargen.render.html import HtmlRenderer
 from chargen.render.templates import TemplateSet
 from chargen.serialize import to_json, to_yaml
@@ -263,7 +263,7 @@ def test_a_meg_npc_from_elsewhere_keeps_every_field_chargen_reads():
 def test_a_meg_weapon_the_rules_know_gets_their_strike_rank_and_minimums():
     """A MEG weapon matched by name to a D100 II weapon takes the rules' SR (melee: SIZ + DEX + the
     weapon's; missile: DEX) and its minimum STR and DEX, which MEG does not carry."""
-    from chargen.readers import read_documents
+    from chargen.run.readers import read_documents
 
     _, doc = read_documents(EXAMPLE)[0]
     sr = doc["combat"]["strike_ranks"]

@@ -113,7 +113,7 @@ def test_phrases_cover_every_weapon_skill_and_location(d100):
 
 
 def test_a_long_roster_is_laid_out_a_page_at_a_time(maker):
-    from chargen.render.bundle import ROSTER_ROWS, SheetOptions, SheetSummary, party_summary, roster_parts
+    from chargen.run.sheets import ROSTER_ROWS, SheetOptions, SheetSummary, party_summary, roster_parts
 
     sheets = [SheetSummary(f"{i:04d}-x", i, f"Hero number {i}", "D100 II 1.0.0", 42, {"pdf": "x.pdf"}, 1 + i % 2,
                            [("", "Peasant"), ("HP", str(10 + i % 7))]) for i in range(100)]

@@ -5,7 +5,7 @@ import weasyprint
 
 from chargen.generate import make_character
 from chargen.render.contain import uasheet
-from chargen.render.bundle import SheetRenderer
+from chargen.run.sheets import SheetRenderer
 
 
 def rules_of(css: weasyprint.CSS) -> int:

@@ -38,7 +38,7 @@ def check_cmd(ctx: click.Context, files: tuple[Path, ...], overlays: tuple[Path,
         chargen check grim/*.json --rules examples/house-rules/grim-north.yaml
     """
     from chargen import edits
-    from chargen.render import saved
+    from chargen.run import saved
 
     docs = [(path, saved.read_character(path)) for path in files if not saved.is_manifest(path)]
     modules = _modules([d for _, d in docs], overlays, rules_dirs)
@@ -74,7 +74,7 @@ def explain_cmd(file: Path, path: str | None, everything: bool, overlays: tuple[
         chargen explain party/0003-faxi-the-grim.json --all
     """
     from chargen import edits, explain
-    from chargen.render import saved
+    from chargen.run import saved
 
     if (path is None) == (not everything):
         raise click.UsageError("give a PATH or --all")

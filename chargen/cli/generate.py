@@ -9,8 +9,8 @@ import click
 
 from chargen.cli import cli
 from chargen.cli.options import (
-    Integer, given_value, jobs_option, jobs_or_cores, make_request, make_sheet_options, parse_formats, progress_bar,
-    request_options, resolve_seed, rules_options, seed_option, sheet_options, system_option,
+    Integer, given_value, jobs_option, jobs_or_cores, make_sheet_options, parse_formats, progress_bar,
+    request_options, rules_options, seed_option, sheet_options, system_option,
 )
 from chargen.errors import printable
 from chargen.formats import names
@@ -82,106 +82,65 @@ def generate_cmd(ctx: click.Context, system_id: str, seed: int | None, count: in
         chargen generate --system kotm --seed 42 --index 3 --set level=9 --set profession=ranger
         chargen generate --system rtd --seed 42 --count 4 --require "stats.str>=12" -o strong/
     """
-    from chargen.generate import check_request
-    from chargen.rules import load_module
+    from chargen.run.asked import Asked, new_run
 
     fmts = parse_formats(formats)
     options = make_sheet_options(fmts, paper, template_dir, jobs, party_name, layout, cards_per_page, pdf_variant)
+    asked = Asked(archetype, profession, years, sets, requires, force)
     if resume:
         if output is None:
             raise click.UsageError("--resume needs -o/--output: the folder of the interrupted batch")
-        _resume(ctx, output, overlays, rules_dirs, options)
+        _resume(ctx, output, asked, overlays, rules_dirs, options)
         return
     if output is not None:
-        from chargen.render.bundle import start_early
+        from chargen.run.sheets import start_early
 
         start_early(fmts)
-    module = load_module(system_id, overlays, rules_dirs)
-    _check_engine(fmts, module)
-    request = make_request(archetype, profession, years)
-    check_request(module, request)
-    request = control_request(module, request, sets, requires, force)
-    batch_seed = resolve_seed(seed)
-    indices = range(start or 0, (start or 0) + count)
+    first = start or 0
+    spec, module = new_run(system_id, seed, first, count, fmts, asked, options, overlays, rules_dirs)
     if output is None:
-        _stream(module, batch_seed, indices, fmts, single=start is not None and count == 1, options=options,
-                request=request)
-        click.echo(f"chargen: {module.id} seed {batch_seed}, {count} character{'s' if count != 1 else ''}", err=True)
+        _stream(spec, module, single=start is not None and count == 1)
+        click.echo(f"chargen: {module.id} seed {spec.seed}, {count} character{'s' if count != 1 else ''}", err=True)
         return
-    from chargen.output import prepare_folder
+    from chargen.run.files import prepare_folder
 
     prepare_folder(output, force)
-    result = _write(module, batch_seed, indices, output, fmts, options, jobs, request=request)
+    result = _write(spec, module, output, jobs)
     rules = "".join(f", {o['name']}" for o in module.overlays)
     click.echo(printable(f"chargen: wrote {len(result.written)} {module.id} character{'s' if count != 1 else ''} "
-                         f"(seed {batch_seed}{rules}) to {output}"), err=True)
+                         f"(seed {spec.seed}{rules}) to {output}"), err=True)
 
 
-def _check_engine(fmts: tuple[str, ...], module) -> None:
-    """A format for some engines only (meg, foundry, statblock) refused before any folder is made."""
-    from chargen.formats import FORMATS
-
-    for name in fmts:
-        FORMATS[name].check_engine(module.engine)
-
-
-def control_request(module, base, sets: tuple[str, ...], requires: tuple[str, ...], force: bool):
-    """``base`` (the archetype, profession and years asked for) with the pins of ``--set`` and the
-    constraints of ``--require``, checked against the module's rules."""
-    from dataclasses import replace
-
-    from chargen import engines, pins, require
-    from chargen.generate import make_attempt
-
-    pinned = pins.resolve(engines.require(module.engine).pins(module.rules), sets, force)
-    if not requires:
-        return replace(base, pins=pinned)
-    sample = make_attempt(module, 0, 0, replace(base, pins=pinned).for_index(0), 0)[0]  # the paths a character has
-    return replace(base, pins=pinned, requires=require.parse_all(requires, sample))
-
-
-def _write(module, batch_seed: int, indices: range, output: Path, fmts: tuple[str, ...], options, jobs: int | None,
-           resume: bool = False, request=None, members=None):
+def _write(spec, module, output: Path, jobs: int | None, resume: bool = False):
     """The batch, every format; its expected time first when that is long, then its progress on a terminal."""
-    from chargen.batch import write_batch
     from chargen.cli.progress import announce
+    from chargen.run.pipeline import Pipeline
 
+    options = spec.sheets
     if not resume:
-        announce(len(indices), bool(options.formats), options.workers)
-    with progress_bar(len(indices), "sheets" if options.formats else "characters") as progress:
-        return write_batch(module, batch_seed, indices, output, fmts, progress, resume=resume,
-                           jobs=jobs_or_cores(jobs), sheets=options, request=request, members=members)
+        announce(spec.count, bool(options.formats), options.workers)
+    with progress_bar(spec.count, "sheets" if options.formats else "characters") as progress:
+        return Pipeline(spec, module, output, jobs_or_cores(jobs), progress).run(resume)
 
 
-def _resume(ctx: click.Context, output: Path, overlays: tuple[Path, ...], rules_dirs: tuple[Path, ...],
+def _resume(ctx: click.Context, output: Path, asked, overlays: tuple[Path, ...], rules_dirs: tuple[Path, ...],
             options) -> None:
     """Finish the batch in ``output``: options not given are the manifest's; one given must match it."""
-    from dataclasses import replace
-
-    from chargen.manifest import plan_resume
-    from chargen.rules import load_module
+    from chargen.run.asked import resumed_run
 
     p = ctx.params
     given_formats = given_value(ctx, "formats", p["formats"])
-    plan = plan_resume(output, system_id=given_value(ctx, "system_id", p["system_id"]), seed=p["seed"],
-                       start=p["start"], count=given_value(ctx, "count", p["count"]),
-                       formats=parse_formats(given_formats) if given_formats else None,
-                       paper=given_value(ctx, "paper", p["paper"]), party_name=p["party_name"],
-                       layout=given_value(ctx, "layout", p["layout"]),
-                       cards_per_page=int(c) if (c := given_value(ctx, "cards_per_page", p["cards_per_page"])) else None,
-                       pdf_variant=p["pdf_variant"])
-    options = replace(options, formats=tuple(f for f in plan["formats"] if f in SHEET_FORMATS),
-                      paper=plan["paper"] or options.paper, party_name=plan["party_name"] or options.party_name,
-                      layout=plan["layout"] or options.layout, cards_per_page=plan["cards_per_page"] or
-                      options.cards_per_page, pdf_variant=plan["pdf_variant"] or options.pdf_variant)
-    module = load_module(plan["system_id"], overlays, rules_dirs)
-    _check_engine(plan["formats"], module)
-    indices = range(plan["start"], plan["start"] + plan["count"])
-    request = _resumed_request(module, plan, p, _resume_request(plan, p))
-    result = _write(module, plan["seed"], indices, output, plan["formats"], options, p["jobs"], resume=True,
-                    request=request)
+    cards = given_value(ctx, "cards_per_page", p["cards_per_page"])
+    given = {"system": given_value(ctx, "system_id", p["system_id"]), "seed": p["seed"], "first": p["start"],
+             "count": given_value(ctx, "count", p["count"]),
+             "formats": parse_formats(given_formats) if given_formats else None,
+             "paper": given_value(ctx, "paper", p["paper"]), "party_name": p["party_name"],
+             "layout": given_value(ctx, "layout", p["layout"]), "cards_per_page": int(cards) if cards else None,
+             "pdf_variant": p["pdf_variant"]}
+    spec, module = resumed_run(output, given, asked, options, overlays, rules_dirs)
+    result = _write(spec, module, output, p["jobs"], resume=True)
     if result.already_complete:
-        click.echo(f"chargen: the batch in {output} is already complete ({plan['count']} characters)", err=True)
+        click.echo(f"chargen: the batch in {output} is already complete ({spec.count} characters)", err=True)
         return
     if result.redone:
         n = sum(result.redone.values())
@@ -189,83 +148,18 @@ def _resume(ctx: click.Context, output: Path, overlays: tuple[Path, ...], rules_
         click.echo(f"chargen: resume: made {n} recorded file{'s' if n != 1 else ''} again ({why})", err=True)
     sheets = f" and {result.drawn} sheet{'s' if result.drawn != 1 else ''}" if result.drawn else ""
     click.echo(f"chargen: resumed: wrote {result.new} more {module.id} character{'s' if result.new != 1 else ''}"
-               f"{sheets} (seed {plan['seed']}) to {output}; {len(result.written)} of {len(indices)} complete",
+               f"{sheets} (seed {spec.seed}) to {output}; {len(result.written)} of {spec.count} complete",
                err=True)
 
 
-def _resume_request(plan: dict, p: dict):
-    """The request of the batch being resumed: the manifest's, unless the options give one (then
-    the manifest check says whether it is the same)."""
-    given = {k: p[k] for k in ("archetype", "profession", "years") if p[k] is not None}
-    recorded = plan.get("request") or {}
-    fields = given or {k: recorded.get(k) for k in ("archetype", "profession", "years")}
-    return make_request(fields.get("archetype"), fields.get("profession"), fields.get("years"))
+def _stream(spec, module, single: bool) -> None:
+    from chargen.run.pipeline import Pipeline
+    from chargen.run.stream import StreamRefused, stream
 
-
-def _resumed_request(module, plan: dict, p: dict, base):
-    """``base`` with the manifest's pins and constraints (checked again against the rules); --set and
-    --require given again must be the same."""
-    from chargen.errors import OutputError
-
-    texts = tuple(_pin_text(pin) for pin in plan["pins"])
-    recorded = control_request(module, base, texts, tuple(str(t) for t in plan["requires"]), force=True)
-    if p["sets"] or p["requires"]:
-        given = control_request(module, base, p["sets"], p["requires"], p["force"])
-        if given.pins != recorded.pins or tuple(map(str, given.requires)) != tuple(map(str, recorded.requires)):
-            raise OutputError("cannot resume: the batch was made with other --set/--require options "
-                              "(give none, or the manifest's)")
-    return recorded
-
-
-def _pin_text(pin: object) -> str:
-    from chargen.errors import OutputError
-
-    if not isinstance(pin, list) or len(pin) not in (2, 3):
-        raise OutputError(f"cannot resume: the manifest's pins hold {str(pin)[:60]} (expected [path, value])")
-    return "=".join(map(str, pin[-2:])) if len(pin) == 2 else f"{pin[0]}:{pin[1]}={pin[2]}"
-
-
-def _stream(module, batch_seed: int, indices: range, fmts: tuple[str, ...], single: bool, options,
-            request=None) -> None:
-    from chargen.generate import characters, make_character
-    from chargen.serialize import to_json, to_yaml, write_stream
-
-    if len(fmts) != 1:
-        raise click.UsageError(f"without -o, give exactly one --format ({', '.join(FORMAT_NAMES[:-1])} "
-                               f"or {FORMAT_NAMES[-1]})")
-    if fmts[0] not in ("json", "yaml") and fmts[0] not in SHEET_FORMATS:
-        _other_to_stdout(module, batch_seed, indices, fmts[0], options, request)
-        return
-    if fmts[0] in SHEET_FORMATS:
-        if len(indices) != 1:
-            raise click.UsageError(f"without -o, {fmts[0]} is written for one character only (use -o DIR for a batch)")
-        _sheet_to_stdout(make_character(module, batch_seed, indices[0], request), fmts[0], options, (module,))
-        return
-    docs = characters(module, batch_seed, indices, request)
-    if single:
-        sys.stdout.write((to_json if fmts[0] == "json" else to_yaml)(next(iter(docs))))
-        return
-    write_stream(fmts[0], docs, sys.stdout)  # each document as it is made: memory stays flat
-
-
-def _other_to_stdout(module, batch_seed: int, indices: range, name: str, options, request) -> None:
-    """A format for other tools: its batch file (a roster, blocks, a MEG list) for any count,
-    else its one file for one character."""
-    from chargen.batch import batch_title
-    from chargen.formats import FORMATS, BatchInfo
-    from chargen.generate import characters
-
-    fmt = FORMATS[name]
-    fmt.check_engine(module.engine)
-    if fmt.batch_file and fmt.batch_holds_characters and not (fmt.per_character and len(indices) == 1):
-        parts = [fmt.part(doc) for doc in characters(module, batch_seed, indices, request)]
-        data = fmt.join(parts, BatchInfo(module.engine, batch_title(options)))
-    elif len(indices) != 1:
-        raise click.UsageError(f"without -o, {name} is written for one character only (use -o DIR for a batch)")
-    else:
-        data = fmt.to_bytes(next(iter(characters(module, batch_seed, indices, request))))
-    sys.stdout.buffer.write(data)
-    sys.stdout.buffer.flush()
+    try:
+        stream(Pipeline(spec, module), sys.stdout, single)
+    except StreamRefused as e:
+        raise click.UsageError(str(e)) from None
 
 
 @cli.command("render")
@@ -303,8 +197,8 @@ def render_cmd(files: tuple[Path, ...], formats: str, output: Path | None, force
         chargen render grim/*.json --rules examples/house-rules/grim-north.yaml -o grim-prints/
         chargen render party/*.json --layout block -o encounter/
     """
-    from chargen.render import saved
-    from chargen.render.bundle import SHEET_FORMATS
+    from chargen.run import saved
+    from chargen.run.sheets import SHEET_FORMATS
 
     fmts = parse_formats(formats, SHEET_FORMATS)
     options = make_sheet_options(fmts, paper, template_dir, jobs, party_name, layout, cards_per_page, pdf_variant)
@@ -315,8 +209,8 @@ def render_cmd(files: tuple[Path, ...], formats: str, output: Path | None, force
         modules = _modules([doc["system"]["id"]], overlays, rules_dirs)
         _sheet_to_stdout(saved.as_drawn(doc, modules), fmts[0], options, modules)
         return
-    from chargen.output import prepare_folder
-    from chargen.render.bundle import start_early, write_sheets
+    from chargen.run.files import prepare_folder
+    from chargen.run.sheets import start_early, write_sheets
 
     start_early(fmts)  # WeasyPrint is imported while the files are read
     if overlays or rules_dirs:
@@ -358,13 +252,9 @@ def _modules(system_ids: list[str], overlays: tuple[Path, ...], rules_dirs: tupl
 
 
 def _sheet_to_stdout(doc: dict, fmt: str, options, modules: tuple = ()) -> None:
-    from chargen.render.bundle import render_single
+    from chargen.run.stream import StreamRefused, sheet_to
 
-    if fmt == "pdf" and sys.stdout.isatty():
-        raise click.UsageError("refusing to write a PDF to a terminal (redirect stdout to a file, or use -o DIR)")
-    data = render_single(doc, fmt, options, modules)
-    if isinstance(data, bytes):
-        sys.stdout.buffer.write(data)
-        sys.stdout.buffer.flush()
-    else:
-        sys.stdout.write(data)
+    try:
+        sheet_to(sys.stdout, doc, fmt, options, modules)
+    except StreamRefused as e:
+        raise click.UsageError(str(e)) from None

@@ -99,10 +99,9 @@ def party_cmd(file: Path, output: Path, force: bool, resume: bool, paper: str, j
         chargen party examples/bandit-ambush.yaml -o ambush/
         chargen party examples/bandit-ambush.yaml -o ambush/ --resume
     """
-    from chargen.batch import write_batch
-    from chargen.output import prepare_folder
-    from chargen.party import read_party
-    from chargen.render.bundle import SheetOptions
+    from chargen.run.files import prepare_folder
+    from chargen.run.party import read_party
+    from chargen.run.pipeline import Pipeline
 
     try:
         party, module = read_party(file, overlays, rules_dirs)
@@ -110,14 +109,11 @@ def party_cmd(file: Path, output: Path, force: bool, resume: bool, paper: str, j
         for problem in sorted(e.problems, key=_line_number):
             click.echo(f"Error: {problem}", err=True)
         raise SystemExit(1) from None
-    sheets = SheetOptions(formats=tuple(f for f in party.formats if f in ("html", "pdf")), paper=paper,
-                          jobs=jobs or 0, party_name=party.name, layout=party.layout or "sheet",
-                          cards_per_page=party.cards_per_page)
+    spec = party.spec(paper, jobs or 0, overlays, rules_dirs)
     if not resume:
         prepare_folder(output, force)
-    with progress_bar(party.count, "sheets" if sheets.formats else "characters") as progress:
-        result = write_batch(module, party.seed, range(party.count), output, party.formats, progress, resume=resume,
-                             jobs=jobs_or_cores(jobs), sheets=sheets, members=party.members())
+    with progress_bar(party.count, "sheets" if spec.sheets.formats else "characters") as progress:
+        result = Pipeline(spec, module, output, jobs_or_cores(jobs), progress).run(resume)
     counts = ", ".join(f"{ln.key} {ln.count}" + (f" ({ln.count_dice})" if ln.count_dice != str(ln.count) else "")
                        for ln in party.lines)
     verb = "resumed" if resume else "wrote"

@@ -113,13 +113,31 @@ def parse_formats(value: str, known: tuple[str, ...] | None = None) -> tuple[str
     return formats
 
 
+class LayoutChoice(click.Choice):
+    """``--layout``: a layout of the registered engines (:func:`chargen.engines.layout_ids`). Help
+    shows the built-in ones; a value not among them is looked up in the registry (every engine
+    imported), so a layout an installed engine or a registration adds is accepted."""
+
+    BUILTIN = ("sheet", "block", "card")
+
+    def __init__(self):
+        super().__init__(list(self.BUILTIN), case_sensitive=False)
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and value.lower() not in self.BUILTIN:
+            from chargen.engines import layout_ids
+
+            self.choices = layout_ids()
+        return super().convert(value, param, ctx)
+
+
 sheet_options = bundle(  # how html and pdf sheets are rendered
     click.option("--paper", type=click.Choice(["a4", "letter"], case_sensitive=False), default="a4", show_default=True,
                  help="Paper size of html and pdf sheets."),
     click.option("--template-dir", type=click.Path(path_type=Path, file_okay=False, exists=True),
                  help="Render sheets with the templates in this folder instead of the built-in ones."),
     click.option("--party-name", metavar="NAME", help="Title of party.pdf and index.html."),
-    click.option("--layout", type=click.Choice(["sheet", "block", "card"], case_sensitive=False), default="sheet",
+    click.option("--layout", type=LayoutChoice(), default="sheet",
                  show_default=True, help="sheet: a full page each; block: compact stat blocks, several a page "
                  "(party.pdf is an encounter sheet: roster, then blocks by archetype); card: NPC cards, "
                  "--cards-per-page to a page."),
@@ -139,7 +157,7 @@ def jobs_option(f):
 def make_sheet_options(formats, paper, template_dir, jobs, party_name, layout="sheet", cards_per_page="4",
                        pdf_variant=None):
     from chargen.formats import names
-    from chargen.render.bundle import SheetOptions
+    from chargen.run.sheets import SheetOptions
 
     if party_name is not None:
         _check_party_name(party_name, template_dir)

@@ -9,7 +9,7 @@ file's bytes.
 
 A *sheet* format (``sheet = True``) needs a :class:`Renderer`, set up once per
 process (WeasyPrint's fonts, the parsed stylesheet), to make its bytes;
-:mod:`chargen.render.bundle` draws sheet formats in worker processes, each
+:mod:`chargen.run.sheets` draws sheet formats in worker processes, each
 with its own renderer. A data format needs nothing and is written by the
 batch's own process. Nothing here imports the renderer, so reading the
 registry (the CLI's ``--format`` help) stays cheap.
@@ -30,7 +30,7 @@ their package is imported (:data:`BUILTIN`: the D100 II interop, MEG, Foundry
 and statblock, in :mod:`chargen.systems.d100.interop`).
 
 :data:`FORMATS` is the registry, by name, in registration order;
-:func:`register` adds one. :func:`chargen.batch.write_batch` writes any of them.
+:func:`register` adds one. :class:`chargen.run.pipeline.Pipeline` writes any of them.
 """
 
 from __future__ import annotations
@@ -141,32 +141,16 @@ class PdfFormat(Format):
         return r.pdf(r.html(doc, False), f"sheet of '{doc['identity']['name']}'", embedded)
 
 
-EMBEDDED_CHARACTER = "character.json"  # the name of the document a sheet PDF carries (chargen.readers reads it)
+EMBEDDED_CHARACTER = "character.json"  # the name of the document a sheet PDF carries (chargen.run.readers reads it)
 
 
 def _renderer(renderer: Renderer | None, fmt: Format) -> Renderer:
     """The renderer given, else one with the built-in templates on A4 (made for this call)."""
     if renderer is not None:
         return renderer
-    from chargen.render.bundle import SheetRenderer
+    from chargen.run.sheets import SheetRenderer
 
     return SheetRenderer(pdf=fmt.name == "pdf")
-
-
-@dataclass(frozen=True)
-class WriterFormat(Format):
-    """A data format from a plain function (document to text or bytes), the file named ``<stem>.<name>``."""
-
-    name: str  # type: ignore[misc]
-    write: Callable[[dict], str | bytes]
-
-    @property
-    def suffix(self) -> str:  # type: ignore[override]
-        return f".{self.name}"
-
-    def to_bytes(self, doc: dict, renderer: Renderer | None = None) -> bytes:
-        data = self.write(doc)
-        return data.encode("utf-8") if isinstance(data, str) else data
 
 
 FORMATS: dict[str, Format] = {}
@@ -201,9 +185,9 @@ def names(sheet: bool | None = None) -> tuple[str, ...]:
     return tuple(n for n, f in FORMATS.items() if sheet is None or f.sheet == sheet)
 
 
-def resolve(wanted: Iterable[str], table: dict[str, Format] | None = None) -> tuple[Format, ...]:
-    """The formats named ``wanted`` from ``table`` (default :data:`FORMATS`); an unknown one is an error."""
-    table = FORMATS if table is None else table
+def resolve(wanted: Iterable[str]) -> tuple[Format, ...]:
+    """The formats named ``wanted`` (in :data:`FORMATS`); an unknown one is an error."""
+    table = FORMATS
     wanted = tuple(wanted)
     unknown = [n for n in wanted if n not in table]
     if unknown:

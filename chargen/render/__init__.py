@@ -10,8 +10,8 @@ The stages, one module each:
 * :mod:`~chargen.render.pdf` - HTML to PDF with WeasyPrint: restricted fetching, strict, reproducible
   (the only module that imports WeasyPrint);
 * :mod:`~chargen.render.pdfmerge` - streaming concatenation of PDFs (party.pdf);
-* :mod:`~chargen.render.bundle` - the sheet stage: sheet formats (:mod:`chargen.formats`) drawn in parallel
-  worker processes, party.pdf and index.html, fed by :func:`chargen.batch.write_batch` (the only writer of
+* :mod:`~chargen.run.sheets` - the sheet stage: sheet formats (:mod:`chargen.formats`) drawn in parallel
+  worker processes, party.pdf and index.html, fed by :func:`chargen.run.pipeline.write_batch` (the only writer of
   the manifest) or by ``chargen render``;
-* :mod:`~chargen.render.saved` - saved characters read back and validated for ``chargen render``.
+* :mod:`~chargen.run.saved` - saved characters read back and validated for ``chargen render``.
 """

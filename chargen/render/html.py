@@ -72,27 +72,10 @@ def needs_rules(engine: str, layout: str = "sheet") -> bool:
 
 
 def sheet_rules(doc: dict, modules: Iterable = ()) -> object:
-    """The rules a character was made with: the one of ``modules`` (loaded rules modules) whose
-    hash the character records, else the built-in module of its id if it was made without
-    house rules and records its hash. A character of rules chargen cannot load here is an
-    error, not a sheet with another module's odds."""
-    system = doc["system"]
-    for m in modules:
-        if m.hash == system["rules_hash"] and m.engine == system["engine"]:
-            return m.rules
-    from chargen.rules import builtin_ids, load_builtin
+    """The rules a character was made with (:func:`chargen.rules.saved.made_with`)."""
+    from chargen.rules.saved import made_with
 
-    if not system["overlays"] and system["id"] in builtin_ids():
-        builtin = load_builtin(system["id"])
-        if builtin.hash == system["rules_hash"] and builtin.engine == system["engine"]:
-            return builtin.rules
-        raise RenderError(f"sheet of '{doc['identity']['name']}': its rules hash ({system['rules_hash'][:19]}...) is "
-                          f"not the built-in {system['id']} module's ({builtin.hash[:19]}...): it was made with other "
-                          f"rules (house rules whose record was removed, or another version), whose odds the "
-                          f"{system['name']} sheet shows; give the --rules/--rules-dir it was made with")
-    made = ", ".join(f"house rules '{o['name']}'" for o in system["overlays"]) or f"rules module '{system['id']}'"
-    raise RenderError(f"sheet of '{doc['identity']['name']}': made with {made}, whose odds and tables the "
-                      f"{system['name']} sheet shows; give the same --rules/--rules-dir it was made with")
+    return made_with(doc, modules).rules
 
 
 CARDS_PER_PAGE = (4, 9)
@@ -179,9 +162,12 @@ class HtmlRenderer:
             items.append({"n": n, "anchor": len(items), "reproduce": reproduce(doc), "c": doc, "extra": engine_extra(doc, (), layout) if extra is None else extra,
                           "template": self.templates.sheet_template(entry)})
         title = party["name"] if party else items[0]["c"]["identity"]["name"]
-        groups = group_by_archetype(items) if party and layout == "block" else [{"label": None, "members": items}]
+        scope = layout_of(entries[0][0], layout)
+        encounter = bool(party) and scope.encounter
+        groups = group_by_archetype(items) if encounter else [{"label": None, "members": items}]
         html = self._render(COLLECTION, items=items, groups=groups, party=party, layout=layout, title=title,
-                            cards_per_page=self.cards_per_page, paper=self.paper, stylesheet=self.style(standalone))
+                            cards_per_page=self.cards_per_page, paper=self.paper, stylesheet=self.style(standalone),
+                            per_page=scope.characters_a_page(self.cards_per_page), encounter=encounter)
         what = f"{layout} of '{title}'"
         return self.standalone(html, what) if standalone else html
 

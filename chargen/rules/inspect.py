@@ -65,14 +65,14 @@ def _is_file(path: Path) -> bool:
 
 
 def _is_party(path: Path) -> bool:
-    from chargen.party import is_party_file
+    from chargen.run.party import is_party_file
 
     return _is_file(path) and is_party_file(path)
 
 
 def _check_party(path: Path, rules_dirs: tuple[Path, ...], report: CheckReport) -> None:
     """A party file (``chargen party``): its keys, lines, archetypes and counts against its module."""
-    from chargen.party import check_party
+    from chargen.run.party import check_party
 
     problems = check_party(path, rules_dirs)
     report.problems.extend(problems)

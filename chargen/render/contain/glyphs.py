@@ -4,7 +4,7 @@ WeasyPrint logs ``.notdef glyph rendered for Unicode string unsupported by
 fonts: "..." (U+XXXX)`` when no font on the machine has a character of the
 text. :func:`missing_glyph` turns that message into a :class:`MissingGlyph`
 error naming the character, the code point and the package to install, so
-that only that character's sheet fails (:mod:`chargen.render.bundle` carries
+that only that character's sheet fails (:mod:`chargen.run.sheets` carries
 on with the rest of the batch, and ``--resume`` draws it once the font is there).
 """
 

@@ -1,7 +1,7 @@
 """Reading a batch's manifest back for ``--resume``: is it this batch, and what is done.
 
-Only :mod:`chargen.batch` writes ``manifest.json``; this module reads it
-(:func:`chargen.output.read_manifest` checks its shape), checks that it is the
+Only :mod:`chargen.run.pipeline` writes ``manifest.json``; this module reads it
+(:func:`chargen.run.files.read_manifest` checks its shape), checks that it is the
 batch being resumed, and says which characters are complete (listed, every file
 there as written), which are listed with a file to make again, and whether
 nothing is left to do. A recorded file counts only if it is a regular file in
@@ -21,7 +21,7 @@ from pathlib import Path
 
 from chargen.errors import OutputError
 from chargen.formats import Format, all_batch_files, batch_files
-from chargen.output import inside, read_manifest, remove_stale_temporaries
+from chargen.run.files import inside, read_manifest, remove_stale_temporaries
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,7 @@ _SHA256 = re.compile(r"[0-9a-f]{64}")
 def resume_state(folder: Path, ident: dict, indices: range, formats: tuple[Format, ...]) -> ResumeState:
     """The characters an interrupted batch in ``folder`` completed, after checking it is this batch."""
     old = read_manifest(folder)
-    diffs = _differences(old, ident)
+    diffs = differences(old, ident)
     if diffs:
         raise OutputError(f"cannot resume: '{folder}' holds a different batch ({'; '.join(diffs)}); "
                           "give the options and --rules files it was made with")
@@ -126,7 +126,7 @@ def _check_entry(entry: object, n: int, indices: range, formats: tuple[Format, .
             raise OutputError(f"{where}.sha256.{fmt.name}: expected a SHA-256 (64 hex digits)")
 
 
-def _differences(old: dict, ident: dict) -> list[str]:
+def differences(old: dict, ident: dict) -> list[str]:
     """What differs between the manifest's batch and this one, in the user's terms."""
     was, now = dict(old), dict(ident)
     if "paper" in was:
@@ -152,14 +152,14 @@ def _show(value: object) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
-def plan_resume(folder: Path, **given) -> dict:
-    """The options of the batch in ``folder``: an option not ``given`` (None) is read from its manifest;
-    one given must match it. The sheet options (paper, party name) are there only for a batch of sheets."""
-    old = read_manifest(folder)
+def recorded_options(old: dict, given, folder: Path | None = None) -> dict:
+    """The options of the batch a manifest records (:meth:`chargen.run.spec.RunSpec.from_manifest`):
+    an option ``given`` (a mapping of the options given again) must match the manifest's; one the
+    manifest lacks (a sheet option of a batch without sheets) is the given one, if any."""
     taken = {
-        "system_id": old["system"]["id"],
+        "system": old["system"]["id"],
         "seed": old["seed"],
-        "start": old["first_index"],
+        "first": old["first_index"],
         "count": old["count"],
         "formats": tuple(old["formats"]),
         "paper": old.get("paper"),
@@ -168,16 +168,13 @@ def plan_resume(folder: Path, **given) -> dict:
         "cards_per_page": old.get("cards_per_page"),
         "pdf_variant": old.get("pdf_variant"),
     }
-    pinned = {"pins": old.get("pins", []), "requires": old.get("requires", [])}
     diffs = [f"{_OPTION[k]}: {_show(v)} in the manifest, {_show(given[k])} now"
              for k, v in taken.items() if v is not None and given.get(k) is not None and given[k] != v]
     if diffs:
         raise OutputError(f"cannot resume: '{folder}' holds a different batch ({'; '.join(diffs)})")
-    request = old.get("request") if isinstance(old.get("request"), dict) else {}
-    return {**taken, "complete": old["complete"],
-            "request": {k: v for k, v in request.items() if isinstance(v, str)}, **pinned}
+    return {k: given.get(k) if v is None else v for k, v in taken.items()}
 
 
-_OPTION = {"system_id": "--system", "seed": "--seed", "start": "--index", "count": "--count", "formats": "--format",
+_OPTION = {"system": "--system", "seed": "--seed", "first": "--index", "count": "--count", "formats": "--format",
            "paper": "--paper", "party_name": "--party-name", "layout": "--layout", "cards_per_page": "--cards-per-page",
            "pdf_variant": "--pdf-variant"}

@@ -1,6 +1,6 @@
 """Saved characters read back for rendering: chargen JSON or YAML (possibly edited by hand),
 MEG JSON (an enemies list or a party) and PDFs chargen wrote, through
-:func:`chargen.readers.read_documents`.
+:func:`chargen.run.readers.read_documents`.
 
 Every file is read and validated against the schema before any sheet is
 written, so a bad file stops the command with nothing half done; then the
@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from chargen.errors import CharacterError, RulesError
-from chargen.output import character_stem
+from chargen.run.files import character_stem
 from chargen.rules.yamlio import read_text
 from chargen.serialize import parse_document
 
@@ -40,7 +40,7 @@ class Planned(NamedTuple):
 
 def read_character(path: Path, notice: Callable[[str], None] | None = None) -> dict:
     """The one character in ``path`` (a file of several is an error that says how to render them)."""
-    from chargen.readers import read_documents
+    from chargen.run.readers import read_documents
 
     docs = read_documents(path, notice)
     if len(docs) != 1:
@@ -51,7 +51,7 @@ def read_character(path: Path, notice: Callable[[str], None] | None = None) -> d
 
 def is_manifest(path: Path) -> bool:
     """A batch's manifest.json (which ``party/*.json`` matches too)."""
-    from chargen.output import MANIFEST_SCHEMA
+    from chargen.run.files import MANIFEST_SCHEMA
 
     try:
         return json.loads(_text(path)).get("schema") == MANIFEST_SCHEMA
@@ -68,7 +68,7 @@ def plan(paths: list[Path], modules: tuple | None = (),
     rules a character was made with (None: do not check the rules yet). ``notice``
     is told, one line each, what of a MEG file cannot be read.
     """
-    from chargen.readers import read_documents
+    from chargen.run.readers import read_documents
 
     stems: dict[str, str] = {}
     out = []
@@ -87,7 +87,7 @@ def plan(paths: list[Path], modules: tuple | None = (),
 
 def _documents(planned: list[Planned]) -> Iterator[tuple[Planned, dict]]:
     """The planned characters' documents, each file read once, in the planned order."""
-    from chargen.readers import read_documents
+    from chargen.run.readers import read_documents
 
     current, docs = None, []
     for p in planned:
@@ -100,15 +100,16 @@ def _check_rules(doc: dict, path: Path, modules: tuple = ()) -> None:
     """A sheet that shows odds needs the rules the character was made with: one of ``modules``
     with the character's rules hash, or a built-in module without house rules."""
     from chargen.errors import RenderError
-    from chargen.render.html import needs_rules, sheet_rules
+    from chargen.rules.saved import find, made_with
+    from chargen.render.html import needs_rules
     from chargen.serialize import validate
 
-    made_with = next((m for m in modules if m.hash == doc["system"]["rules_hash"]), None)
-    if made_with is not None:
-        validate(doc, str(path), made_with.rules)  # the bounds of the rules it was made with
+    module = find(doc, modules)
+    if module is not None and module in modules:
+        validate(doc, str(path), module.rules)  # the bounds of the rules it was made with
     if needs_rules(doc["system"]["engine"]):
         try:
-            sheet_rules(doc, modules)
+            made_with(doc, modules)
         except RenderError as e:
             raise CharacterError(f"{path}: {e}") from None
 

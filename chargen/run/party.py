@@ -39,7 +39,7 @@ from pathlib import Path
 
 from chargen import dice as dicemod
 from chargen import engines
-from chargen.batch import Members, Slot
+from chargen.run.spec import Members, RunSpec, SheetOptions, Slot
 from chargen.dice import Roller, new_rng
 from chargen.errors import DiceError, RulesError
 from chargen.generate import GenerationRequest
@@ -86,6 +86,15 @@ class Party:
         """The batch's slots, in file order, and what the manifest records of the file."""
         slots = tuple(Slot(line.seed, j, line.request) for line in self.lines for j in range(line.count))
         return Members(slots, self.record())
+
+    def spec(self, paper: str = "a4", jobs: int = 0, overlays: tuple[Path, ...] = (),
+             rules_dirs: tuple[Path, ...] = ()) -> RunSpec:
+        """The run this party file describes (``paper``, ``jobs``: the options the file does not give)."""
+        sheets = SheetOptions(formats=tuple(f for f in self.formats if f in ("html", "pdf")), paper=paper,
+                              jobs=jobs, party_name=self.name, layout=self.layout or "sheet",
+                              cards_per_page=self.cards_per_page)
+        return RunSpec(self.system, self.seed, 0, self.count, self.formats, sheets=sheets, members=self.members(),
+                       overlays=overlays, rules_dirs=rules_dirs)
 
     def record(self) -> dict:
         return {"file": self.file, "sha256": self.sha256, "name": self.name,

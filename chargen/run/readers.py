@@ -23,7 +23,7 @@ from pathlib import Path
 
 from chargen.errors import CharacterError, RulesError
 from chargen.formats import EMBEDDED_CHARACTER
-from chargen.output import MANIFEST, MANIFEST_SCHEMA
+from chargen.run.files import MANIFEST, MANIFEST_SCHEMA
 
 MAX_PDF_BYTES = 500_000_000  # a party.pdf of thousands of sheets
 MAX_EMBEDDED_BYTES = 1_000_000  # one character document

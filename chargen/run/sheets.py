@@ -1,6 +1,6 @@
 """The sheet stage of a batch: sheet formats drawn in worker processes, party.pdf and index.html.
 
-:func:`chargen.batch.write_batch` (the only orchestrator) hands a
+:func:`chargen.run.pipeline.write_batch` (the only orchestrator) hands a
 :class:`SheetStage` one :class:`SheetTask` per character, in order: the
 document, every file name the character has, and the sheet formats still to
 draw. Sheets are drawn in parallel by worker processes, each importing
@@ -10,7 +10,7 @@ replaced after ``RECYCLE`` sheets because WeasyPrint's memory creeps up with
 each render. Workers write their files themselves and hand back only their
 hashes and the cover's roster figures; at most ``2 x jobs + 2`` characters are
 in flight, so memory stays flat as a batch grows. The stage drives party.pdf
-and index.html (:mod:`chargen.render.partypdf`): each sheet is appended to
+and index.html (:mod:`chargen.run.partyfiles`): each sheet is appended to
 party.pdf as it completes, and party.pdf's cover (or, in the block and card
 layouts, its collection) is handed to the workers as early as it can be.
 This module never writes the manifest.
@@ -18,9 +18,7 @@ This module never writes the manifest.
 
 from __future__ import annotations
 
-import hashlib
 import multiprocessing
-import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -28,188 +26,20 @@ from pathlib import Path
 
 from chargen.errors import ChargenError, RenderError
 from chargen.formats import FORMATS, INDEX_HTML, PARTY_PDF, Format, batch_files, names
-from chargen.output import atomic_write, inside, lock_folder
-from chargen.render.partypdf import (  # noqa: F401 - ROSTER_ROWS, roster_parts: with the rest, for callers
+from chargen.run.files import lock_folder
+from chargen.run.spec import DEFAULT_PARTY_NAME, SheetOptions  # noqa: F401 - with the stage, for callers
+from chargen.run.workers import (  # noqa: F401 - SheetRenderer, quiet_collector, draw: with the stage, for callers
+    Drawn, SheetRenderer, SheetTask, _init, _sheet, draw, quiet_collector)
+from chargen.run.partyfiles import (  # noqa: F401 - ROSTER_ROWS, roster_parts: with the rest, for callers
     EARLY_COLLECTION, EARLY_COVER, ROSTER_ROWS, PartyPdf, SheetSummary, json_bytes, party_summary, roster_parts,
     write_index)
 
 SHEET_FORMATS = names(sheet=True)
 RECYCLE = 100
-# A worker's garbage collector: the objects it starts with (WeasyPrint, the parsed stylesheet,
-# fonts) are frozen out of collection, and the young generation is collected every
-# GC_YOUNG allocations instead of Python's 700. A render makes hundreds of thousands of
-# short-lived objects; at the default threshold the collector runs hundreds of times a sheet
-# (measured: 3-10% of a sheet). Cycles are still collected, and RECYCLE bounds the rest.
-GC_YOUNG = 50_000
-DEFAULT_PARTY_NAME = "The party"
-
-
-@dataclass(frozen=True)
-class SheetOptions:
-    formats: tuple[str, ...] = ("pdf",)   # of SHEET_FORMATS (write_batch takes the batch's own formats)
-    paper: str = "a4"
-    template_dir: Path | None = None
-    jobs: int = 0                         # worker processes; 0: one per core
-    party_name: str | None = None
-    layout: str = "sheet"                 # sheet, block or card (the engines' layouts)
-    cards_per_page: int = 4               # card layout: 4 (2x2) or 9 (3x3)
-    pdf_variant: str | None = None        # "pdf/ua-1": tagged PDF a screen reader reads in order
-
-    @property
-    def workers(self) -> int:
-        return self.jobs or os.cpu_count() or 1
-
-    @property
-    def title(self) -> str:
-        return self.party_name or DEFAULT_PARTY_NAME
-
-
-@dataclass(frozen=True)
-class SheetTask:
-    """One character for the stage: its document, every file it has (by format, in the batch's
-    order) and the sheet formats to draw now (the others are written already)."""
-
-    stem: str
-    doc: dict
-    files: dict
-    draw: tuple[str, ...]
-    index: int | None = None  # the character's index in the batch (default: its seed index; a party's differs)
-
-
-@dataclass(frozen=True)
-class Drawn:
-    """What a worker hands back for a task: the sha256 of each file it drew, and the roster figures;
-    ``failed``: why this character's sheet could not be drawn (a character no installed font has),
-    the rest of the batch carrying on without it."""
-
-    sha256: dict
-    roster: list
-    failed: str | None = None
-
-
 @dataclass
 class BundleResult:
     sheets: list[SheetSummary] = field(default_factory=list)
     files: dict = field(default_factory=dict)  # party_pdf, index_html
-
-
-class SheetRenderer:
-    """What sheet formats draw with in one process: the templates, the HTML renderer and
-    (for pdf) the PDF maker, set up once; the engine's sheet figures computed once per document."""
-
-    def __init__(self, template_dir: Path | None = None, paper: str = "a4", pdf: bool = True,
-                 modules: tuple = (), layout: str = "sheet", cards_per_page: int = 4,
-                 pdf_variant: str | None = None):
-        from chargen.render.html import HtmlRenderer
-        from chargen.render.templates import TemplateSet
-
-        self.modules = modules  # the rules modules the characters were made with, when known
-        self.layout = layout
-        self.pdf_variant = pdf_variant
-        self.templates = TemplateSet.load(template_dir)
-        self.renderer = HtmlRenderer(self.templates, paper, cards_per_page)
-        self._maker = None
-        self._doc: dict | None = None
-        self._extra: dict = {}
-        if pdf:
-            self.maker()
-
-    def maker(self):
-        if self._maker is None:
-            from chargen.render.pdf import PdfMaker
-
-            self._maker = PdfMaker(self.templates, self.pdf_variant)
-        return self._maker
-
-    def extra(self, doc: dict) -> dict:
-        if doc is not self._doc:
-            from chargen.render.html import engine_extra
-
-            self._doc, self._extra = doc, engine_extra(doc, self.modules, self.layout)
-        return self._extra
-
-    def html(self, doc: dict, standalone: bool) -> str:
-        return self.renderer.sheet(doc, standalone, self.extra(doc), self.layout)
-
-    def collection(self, docs: list[tuple[int, dict]], party: dict | None):
-        """Blocks or cards of ``docs`` (``(number in the batch, document)``) on pages, as PDF
-        (party.pdf's part in a block or card layout)."""
-        from chargen.render.html import engine_extra
-
-        entries = [(doc, engine_extra(doc, self.modules, self.layout)) for _, doc in docs]
-        html = self.renderer.collection(entries, self.layout, False, party, numbers=[n for n, _ in docs])
-        return self.maker().render(html, f"{self.layout} layout of {len(docs)} characters")
-
-    def pdf(self, html: str, what: str, attachments: tuple[tuple[str, bytes], ...] = ()) -> bytes:
-        return self.maker().render(html, what, attachments).pdf
-
-    def cover(self, party: dict):
-        return self.maker().render(self.renderer.cover(party), "party cover")
-
-
-# --- the worker side -------------------------------------------------------
-
-_WORKER: SheetRenderer | None = None
-_WORKER_FORMATS: dict[str, Format] = {}
-_INIT_ERROR: Exception | None = None  # raised by the worker's first task (a failing initializer would respawn forever)
-
-
-def _init(options: SheetOptions, formats: tuple[Format, ...], modules: tuple, engine_modules: list,
-          scratch: str) -> None:
-    global _WORKER, _WORKER_FORMATS, _INIT_ERROR
-    try:
-        import tempfile
-
-        tempfile.tempdir = scratch  # WeasyPrint's font folders: removed with the stage, however the worker ends
-        from chargen.engines import import_modules
-        from chargen.output import ignore_interrupts
-
-        ignore_interrupts()
-
-        import_modules(engine_modules)  # engines registered from outside the package, as in the main process
-        _WORKER_FORMATS = {f.name: f for f in formats}
-        _WORKER = SheetRenderer(options.template_dir, options.paper, PARTY_PDF in batch_files(formats), modules,
-                                options.layout, options.cards_per_page, options.pdf_variant)
-        quiet_collector()
-    except Exception as e:  # noqa: BLE001 - handed to the main process with the first task
-        _INIT_ERROR = e
-
-
-def quiet_collector() -> None:
-    """Set up the garbage collector of a process that renders sheets from now on (see ``GC_YOUNG``)."""
-    import gc
-
-    gc.collect()
-    gc.freeze()
-    _, older, oldest = gc.get_threshold()
-    gc.set_threshold(GC_YOUNG, older, oldest)
-
-
-def _ready() -> SheetRenderer:
-    if _INIT_ERROR is not None:
-        raise _INIT_ERROR
-    return _WORKER
-
-
-def _sheet(folder: Path, task: SheetTask) -> Drawn:
-    renderer = _ready()
-    return draw(renderer, _WORKER_FORMATS, folder, task)
-
-
-def draw(renderer: SheetRenderer, formats: dict[str, Format], folder: Path, task: SheetTask) -> Drawn:
-    """Draw ``task``'s sheet formats into ``folder`` (in this process)."""
-    from chargen.render.contain.glyphs import MissingGlyph
-
-    digests = {}
-    for name in task.draw:
-        try:
-            data = formats[name].to_bytes(task.doc, renderer)
-        except MissingGlyph as e:
-            return Drawn(digests, [], f"sheet of '{task.doc['identity']['name']}' (index {task.doc['seed']['index']}): "
-                                      f"{e.detail}")
-        atomic_write(inside(folder, task.files[name]), data)
-        digests[name] = hashlib.sha256(data).hexdigest()
-    return Drawn(digests, [list(f) for f in renderer.extra(task.doc).get("roster", [])])
 
 
 def _summary(task: SheetTask, index: int, pages: int, roster: list) -> SheetSummary:
@@ -218,7 +48,6 @@ def _summary(task: SheetTask, index: int, pages: int, roster: list) -> SheetSumm
     return SheetSummary(task.stem, index, doc["identity"]["name"], f"{doc['system']['name']} {doc['system']['version']}",
                         doc["seed"]["batch"], dict(task.files), pages, roster,
                         archetype.get("label", "") if isinstance(archetype, dict) else "")
-
 
 # --- the main side ---------------------------------------------------------
 
@@ -238,7 +67,7 @@ def _start_forkserver(formats: tuple[Format, ...]) -> None:
 
     pdf = PARTY_PDF in batch_files(formats)
     multiprocessing.get_context("forkserver").set_forkserver_preload(
-        ["chargen.render.bundle"] + (["chargen.render.pdf"] if pdf else []))
+        ["chargen.run.sheets"] + (["chargen.render.pdf"] if pdf else []))
     forkserver.ensure_running()
 
 
@@ -279,12 +108,11 @@ def check_templates(options: SheetOptions, formats: tuple[Format, ...]) -> None:
     check_layout(options.layout)
 
 
-LAYOUTS = ("sheet", "block", "card")
-
-
 def check_layout(layout: str) -> None:
-    if layout not in LAYOUTS:
-        raise RenderError(f"unknown layout '{layout}' (expected one of: {', '.join(LAYOUTS)})")
+    from chargen.engines import layout_ids
+
+    if layout not in layout_ids():
+        raise RenderError(f"unknown layout '{layout}' (expected one of: {', '.join(layout_ids())})")
 
 
 class SheetStage:
@@ -345,7 +173,9 @@ class SheetStage:
     @property
     def collects(self) -> bool:
         """Whether party.pdf is a collection (the block or card layout: its characters laid out together)."""
-        return self.party is not None and self.options.layout != "sheet"
+        from chargen.engines import layout_scope
+
+        return self.party is not None and layout_scope(self.options.layout).fragment
 
     def collects_first(self, count: int | None) -> bool:
         """Whether to hand party.pdf's collection of ``count`` characters to the workers before
@@ -371,7 +201,7 @@ class SheetStage:
             doc = task.doc
             embedded = (f"{task.stem}.json", json_bytes(doc))
             index = doc["seed"]["index"] if task.index is None else task.index
-            if self.party and self.options.layout != "sheet":
+            if self.collects:
                 self.party.docs.append((index, doc))  # laid out together, several to a page, at the end
                 self.party.writer.embed(*embedded)
                 pages = 1
@@ -425,7 +255,7 @@ def write_sheets(characters: Iterable[tuple[str, dict, dict]], folder: Path, opt
                  count: int | None = None) -> BundleResult:
     """Render ``(stem, document, files written)`` into ``folder``, then party.pdf and index.html
     (``chargen render``: saved characters, no manifest; ``count``: how many, when known). The
-    folder is locked for the call (:func:`chargen.output.lock_folder`)."""
+    folder is locked for the call (:func:`chargen.run.files.lock_folder`)."""
     formats = tuple(FORMATS[f] for f in options.formats if f in SHEET_FORMATS)
     result = BundleResult()
     if not formats:

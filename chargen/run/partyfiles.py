@@ -1,7 +1,7 @@
 """party.pdf and index.html: the batch files a sheet batch ends with.
 
 :class:`PartyPdf` builds party.pdf while the sheets are laid out
-(:class:`chargen.render.bundle.SheetStage` drives it): in the sheet layout each
+(:class:`chargen.run.sheets.SheetStage` drives it): in the sheet layout each
 sheet is appended as it is written, without laying it out again
 (:mod:`chargen.render.pdfmerge`), and the cover, laid out a page per document,
 is put first; in the block and card layouts the characters are laid out
@@ -22,19 +22,24 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from chargen.formats import INDEX_HTML, PARTY_PDF
-from chargen.output import atomic_write, create_new, inside, temporary
+from chargen.run.files import atomic_write, create_new, inside, temporary
 
 if TYPE_CHECKING:
-    from chargen.render.bundle import SheetOptions
+    from chargen.run.sheets import SheetOptions
 
 ROSTER_ROWS = (40, 50)  # cover rows on the first page (under the title), then on each further page
 EARLY_COVER = 2  # the most cover pages laid out before the last sheets are done (see bundle.SheetStage.cover_first)
 # the most characters whose collection (block, card layouts) is laid out beside their own PDFs: they are
 # all made, held and handed to the workers first (see bundle.SheetStage.collection_first)
 EARLY_COLLECTION = 1_000
-# characters per document of party.pdf in the card layout (whole pages of cards), and in the block
-# layout (each document an encounter sheet of its own: roster, then blocks)
-COLLECTION_CHUNK = {"card": 72, "block": 240}
+
+
+def _scope(layout: str):
+    """How layout ``layout`` sets characters on pages (:class:`chargen.engines.Layout`): whether several
+    to a page, and the characters in each document of party.pdf (``chunk``: whole pages)."""
+    from chargen.engines import layout_scope
+
+    return layout_scope(layout)
 
 
 @dataclass(frozen=True)
@@ -56,13 +61,13 @@ class SheetSummary:
 
 def _cover(party: dict) -> bytes:
     # plain bytes: unpickling a Rendered would import WeasyPrint (a second or so) in the main process
-    from chargen.render.bundle import _ready
+    from chargen.run.workers import _ready
 
     return _ready().cover(party).pdf
 
 
 def _collection(docs: list[tuple[int, dict]], party: dict | None):
-    from chargen.render.bundle import _ready
+    from chargen.run.workers import _ready
 
     return _ready().collection(docs, party)
 
@@ -126,7 +131,7 @@ class PartyPdf:
         One long document would hold every cover page in memory at once (a
         thousand-row roster: over 300 MiB) and lay out ever slower page by page.
         """
-        if self.options.layout != "sheet":
+        if _scope(self.options.layout).fragment:
             return self._finish_collection(pool, manifest)
         party = party_summary(sheets, self.options)
         covers = self.cover[1] if self.cover is not None and self.cover[0] == party else self._cover_parts(pool, party)
@@ -135,7 +140,7 @@ class PartyPdf:
         return self._close(manifest)
 
     def lay_out_cover(self, pool, party: dict) -> None:
-        """Hand the cover of ``party`` (a :func:`party_summary`) to the pool (see :meth:`chargen.render.bundle.SheetStage.cover_first`)."""
+        """Hand the cover of ``party`` (a :func:`party_summary`) to the pool (see :meth:`chargen.run.sheets.SheetStage.cover_first`)."""
         self.cover = party, self._cover_parts(pool, party)
 
     @staticmethod
@@ -145,15 +150,16 @@ class PartyPdf:
                 for k, rows in enumerate(parts)]
 
     def lay_out_collection(self, pool, docs: list[tuple[int, dict]]) -> None:
-        """Hand the collection of ``docs`` to the pool (see :meth:`chargen.render.bundle.SheetStage.collection_first`)."""
+        """Hand the collection of ``docs`` to the pool (see :meth:`chargen.run.sheets.SheetStage.collection_first`)."""
         self.collection = docs, self._collection_parts(pool, docs)
 
     def _collection_parts(self, pool, docs: list[tuple[int, dict]]) -> list:
         """party.pdf in the block layout (the encounter sheet: the roster, then the blocks, grouped by
         archetype) or the card layout (the cards, 4 or 9 a page): a few documents of
         ``COLLECTION_CHUNK`` characters each (a whole page of cards each), laid out in parallel."""
-        chunk = COLLECTION_CHUNK[self.options.layout]
-        chunk -= chunk % self.options.cards_per_page
+        scope = _scope(self.options.layout)
+        chunk = scope.chunk
+        chunk -= chunk % (scope.per_page or self.options.cards_per_page)
         parts = [docs[i:i + chunk] for i in range(0, len(docs), chunk)]
         head = {"name": self.options.title,
                 "systems": list(dict.fromkeys(f"{d['system']['name']} {d['system']['version']}" for _, d in docs)),

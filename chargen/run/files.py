@@ -5,7 +5,7 @@ place when complete, so a reader (or a crash) never sees half a file; a
 temporary left by a killed process is removed when the batch is resumed.
 Renaming replaces a symbolic link planted at the target name, never the file
 it points to. The manifest lists what is complete, one character a line; only
-:mod:`chargen.batch` writes it.
+:mod:`chargen.run.pipeline` writes it.
 """
 
 from __future__ import annotations

@@ -1,0 +1,117 @@
+"""The generation request as the user asks for it, and the run it makes (new or resumed).
+
+:class:`Asked` is what the options say of every character (archetype,
+profession, years, ``--set``, ``--require``); :meth:`Asked.request` checks it
+against the loaded rules and makes the :class:`~chargen.generate.GenerationRequest`.
+:func:`new_run` and :func:`resumed_run` turn the options into a
+:class:`~chargen.run.spec.RunSpec` and its loaded module: the CLI's only business.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from chargen.errors import OutputError
+from chargen.run.spec import RunSpec, SheetOptions
+
+
+@dataclass(frozen=True)
+class Asked:
+    """What the user asked of every character: the request's fields and their texts, as given."""
+
+    archetype: str | None = None
+    profession: str | None = None
+    years: str | None = None
+    sets: tuple[str, ...] = ()
+    requires: tuple[str, ...] = ()
+    force: bool = False
+
+    @property
+    def given(self) -> bool:
+        return any(v is not None for v in (self.archetype, self.profession, self.years))
+
+    def base(self):
+        from chargen.generate import GenerationRequest
+
+        return GenerationRequest(archetype=self.archetype, profession=self.profession, years=self.years)
+
+    def request(self, module, base=None):
+        """The request, checked against ``module``'s rules: ``base`` (default: the archetype, profession
+        and years asked) with the pins of ``--set`` and the constraints of ``--require``."""
+        from chargen import engines, pins, require
+        from chargen.generate import make_attempt
+
+        base = self.base() if base is None else base
+        pinned = pins.resolve(engines.require(module.engine).pins(module.rules), self.sets, self.force)
+        if not self.requires:
+            return replace(base, pins=pinned)
+        sample = make_attempt(module, 0, 0, replace(base, pins=pinned).for_index(0), 0)[0]  # the paths a character has
+        return replace(base, pins=pinned, requires=require.parse_all(self.requires, sample))
+
+
+def check_formats(formats: tuple[str, ...], module) -> None:
+    """A format for some engines only (meg, foundry, statblock) refused before any folder is made."""
+    from chargen.formats import FORMATS
+
+    for name in formats:
+        FORMATS[name].check_engine(module.engine)
+
+
+def new_run(system: str, seed: int | None, first: int, count: int, formats: tuple[str, ...], asked: Asked,
+            sheets: SheetOptions, overlays: tuple[Path, ...] = (), rules_dirs: tuple[Path, ...] = ()):
+    """The spec of a new run from the options, and its module (the rules loaded and the request checked)."""
+    from chargen.generate import check_request
+    from chargen.rules import load_module
+    from chargen.seeds import draw_batch_seed
+
+    module = load_module(system, overlays, rules_dirs)
+    check_formats(formats, module)
+    base = asked.base()
+    check_request(module, base)
+    request = asked.request(module, base)
+    spec = RunSpec(system, draw_batch_seed() if seed is None else seed, first, count, formats, request, sheets,
+                   overlays=overlays, rules_dirs=rules_dirs)
+    return spec.with_module(module), module
+
+
+def resumed_run(folder: Path, given: Mapping, asked: Asked, sheets: SheetOptions,
+                overlays: tuple[Path, ...] = (), rules_dirs: tuple[Path, ...] = ()):
+    """The spec of the run in ``folder`` (options not ``given`` are its manifest's; one given must
+    match), and its module; ``sheets``: the options not recorded (templates, workers)."""
+    from chargen.rules import load_module
+    from chargen.run.files import read_manifest
+
+    manifest = read_manifest(folder)
+    recorded = RunSpec.from_manifest(manifest, given, folder)
+    module = load_module(recorded.system, overlays, rules_dirs)
+    check_formats(recorded.formats, module)
+    request = _resumed_request(module, manifest, asked)
+    spec = replace(recorded, request=request, overlays=overlays, rules_dirs=rules_dirs, versions=RunSpec(
+        "", 0).versions, sheets=replace(recorded.sheets, template_dir=sheets.template_dir, jobs=sheets.jobs))
+    return spec.with_module(module), module
+
+
+def _resumed_request(module, manifest: Mapping, asked: Asked):
+    """The request of the batch being resumed: the manifest's archetype, profession and years unless
+    given again, with its pins and constraints (checked again against the rules); --set and --require
+    given again must be the same."""
+    recorded = manifest.get("request") if isinstance(manifest.get("request"), dict) else {}
+    fields = {k: getattr(asked, k) for k in ("archetype", "profession", "years")} if asked.given else \
+        {k: v if isinstance(v := recorded.get(k), str) else None for k in ("archetype", "profession", "years")}
+    texts = tuple(_pin_text(pin) for pin in manifest.get("pins", []))
+    again = Asked(**fields, sets=texts, requires=tuple(str(t) for t in manifest.get("requires", [])), force=True)
+    request = again.request(module)
+    if asked.sets or asked.requires:
+        given = replace(asked, **fields).request(module)
+        if given.pins != request.pins or tuple(map(str, given.requires)) != tuple(map(str, request.requires)):
+            raise OutputError("cannot resume: the batch was made with other --set/--require options "
+                              "(give none, or the manifest's)")
+    return request
+
+
+def _pin_text(pin: object) -> str:
+    if not isinstance(pin, list) or len(pin) not in (2, 3):
+        raise OutputError(f"cannot resume: the manifest's pins hold {str(pin)[:60]} (expected [path, value])")
+    return "=".join(map(str, pin[-2:])) if len(pin) == 2 else f"{pin[0]}:{pin[1]}={pin[2]}"

@@ -1,0 +1,201 @@
+"""What a run makes: a frozen :class:`RunSpec`, which *is* the manifest's identity.
+
+A spec names the rules (module id, overlays, rules folders, and once loaded the
+module's record: version, hash, overlays), the seed and index range or a party
+file's slots, the generation request (archetype, pins, requirements), the
+formats and the sheet options. :meth:`RunSpec.to_manifest` is what
+``manifest.json`` records of it (what ``--resume`` checks);
+:meth:`RunSpec.from_manifest` reads it back, with the options the user gave
+again; :meth:`RunSpec.differences` says, in the user's terms, how two runs differ.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from chargen import __version__
+from chargen.generate import SCHEMA_VERSION, GenerationRequest
+from chargen.run.files import MANIFEST_SCHEMA
+from chargen.seeds import SEED_DERIVATION
+
+DEFAULT_PARTY_NAME = "The party"
+
+
+@dataclass(frozen=True)
+class SheetOptions:
+    formats: tuple[str, ...] = ("pdf",)   # the sheet formats of the run
+    paper: str = "a4"
+    template_dir: Path | None = None
+    jobs: int = 0                         # worker processes; 0: one per core
+    party_name: str | None = None
+    layout: str = "sheet"                 # one of the engines' layouts (chargen.engines.Layout)
+    cards_per_page: int = 4               # a layout whose cards a page are chosen: 4 (2x2) or 9 (3x3)
+    pdf_variant: str | None = None        # "pdf/ua-1": tagged PDF a screen reader reads in order
+
+    @property
+    def workers(self) -> int:
+        return self.jobs or os.cpu_count() or 1
+
+    @property
+    def title(self) -> str:
+        return self.party_name or DEFAULT_PARTY_NAME
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """How one character of a batch is made: ``make_character(module, seed, index, request)``."""
+
+    seed: int
+    index: int
+    request: GenerationRequest
+
+
+@dataclass(frozen=True)
+class Members:
+    """A batch whose characters are not all one seed's indices (a party file): the slot of
+    each file index, and what the manifest records of the plan (``record``: the party file,
+    its hash and its lines with their rolled counts)."""
+
+    slots: tuple[Slot, ...]
+    record: dict
+
+
+def _versions() -> dict:
+    return {"schema": MANIFEST_SCHEMA, "chargen": __version__, "character_schema": SCHEMA_VERSION,
+            "seed_derivation": SEED_DERIVATION}
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """One run: what it makes. ``rules`` is the loaded module's record (:meth:`with_module`)."""
+
+    system: str
+    seed: int
+    first: int = 0
+    count: int = 1
+    formats: tuple[str, ...] = ("json",)
+    request: GenerationRequest | None = None
+    sheets: SheetOptions = SheetOptions(formats=())
+    members: Members | None = None
+    overlays: tuple[Path, ...] = ()
+    rules_dirs: tuple[Path, ...] = ()
+    rules: Mapping | None = None       # id, version, rules_hash, overlays: of the module loaded (or recorded)
+    versions: Mapping = field(default_factory=_versions)  # the manifest, chargen, character and seed schemas
+
+    @property
+    def indices(self) -> range:
+        return range(self.first, self.first + self.count)
+
+    @property
+    def title(self) -> str:
+        """The party's name in batch files (party.pdf's title, meg's party_name)."""
+        return self.sheets.title
+
+    @property
+    def sheet_formats(self) -> tuple[str, ...]:
+        from chargen.formats import names
+
+        return tuple(f for f in self.formats if f in names(sheet=True))
+
+    def with_module(self, module) -> RunSpec:
+        """This spec with the record of ``module`` (the rules it is made with)."""
+        return replace(self, system=module.id, rules={
+            "id": module.id, "version": module.version, "rules_hash": module.hash,
+            "overlays": [dict(o) for o in module.overlays]})
+
+    def to_manifest(self) -> dict:
+        """What makes a run the same run: the manifest's fields that --resume checks."""
+        if self.rules is None:
+            raise ValueError("RunSpec.to_manifest: no rules module (call with_module first)")
+        v = self.versions
+        ident = {"schema": v["schema"], "chargen": v["chargen"], "character_schema": v["character_schema"],
+                 "system": {k: self.rules[k] for k in ("id", "version", "rules_hash", "overlays")},
+                 "seed": self.seed, "seed_derivation": v["seed_derivation"], "first_index": self.first,
+                 "count": self.count, "formats": list(self.formats)}
+        asked = self.request.asked() if self.request is not None else {}
+        if asked:
+            ident["request"] = asked
+        if self.members is not None:
+            ident["party"] = self.members.record
+        ident.update(self._sheet_record())
+        if self.request is not None and self.request.pins:
+            ident["pins"] = [list(p) for p in self.request.pins]
+        if self.request is not None and self.request.requires:
+            ident["requires"] = [str(r) for r in self.request.requires]
+        return ident
+
+    def _sheet_record(self) -> dict:
+        """The sheet options that change a file's bytes (with sheets: paper, party name, layout, ...;
+        with a batch file only: the party's name, which it may carry)."""
+        from chargen.formats import resolve
+
+        s = self.sheets
+        if self.sheet_formats:
+            record = {"paper": s.paper, "party_name": s.title, "layout": s.layout}
+            if layout_chooses_cards(s.layout):
+                record["cards_per_page"] = s.cards_per_page
+            if s.pdf_variant:
+                record["pdf_variant"] = s.pdf_variant
+            return record
+        if any(f.batch_file for f in resolve(self.formats)):
+            return {"party_name": s.title}
+        return {}
+
+    @classmethod
+    def from_manifest(cls, manifest: Mapping, given: Mapping, folder: Path | None = None) -> RunSpec:
+        """The run a manifest records, for ``--resume``: ``given`` maps the options the user gave
+        again (``system``, ``seed``, ``first``, ``count``, ``formats``, ``paper``, ``party_name``,
+        ``layout``, ``cards_per_page``, ``pdf_variant``) to their values; one that is not the
+        manifest's is refused (naming ``folder``). Pins and requirements are read as recorded (check them against the
+        rules before use: :func:`chargen.run.resume.resumed_request`)."""
+        from chargen.run.resume import recorded_options
+
+        taken = recorded_options(manifest, given, folder)
+        sheets = SheetOptions(formats=(), paper=taken["paper"] or "a4", party_name=taken["party_name"],
+                              layout=taken["layout"] or "sheet", cards_per_page=taken["cards_per_page"] or 4,
+                              pdf_variant=taken["pdf_variant"])
+        spec = cls(system=taken["system"], seed=taken["seed"], first=taken["first"], count=taken["count"],
+                   formats=taken["formats"], request=_recorded_request(manifest), sheets=sheets,
+                   rules=dict(manifest["system"]),
+                   versions={k: manifest.get(k) for k in _versions()})
+        return replace(spec, sheets=replace(sheets, formats=spec.sheet_formats))
+
+    def differences(self, other: RunSpec | Mapping) -> list[str]:
+        """What differs between ``other`` (a spec, or the manifest of the run in a folder) and this
+        run, one line each in the user's terms (none: the same run)."""
+        from chargen.run.resume import differences
+
+        old = other.to_manifest() if isinstance(other, RunSpec) else other
+        return differences(old, self.to_manifest())
+
+
+def layout_chooses_cards(layout_id: str) -> bool:
+    """Whether a layout's characters a page are chosen with --cards-per-page (recorded in the manifest)."""
+    from chargen import engines
+
+    return engines.layout_scope(layout_id).choices is not None
+
+
+def _parsed(text: str) -> object:
+    """A recorded requirement parsed (as text when it does not parse: the rules check refuses it)."""
+    from chargen.errors import ChargenError
+    from chargen.require import parse
+
+    try:
+        return parse(text)
+    except ChargenError:
+        return text
+
+
+def _recorded_request(manifest: Mapping) -> GenerationRequest | None:
+    """The manifest's request, pins and requirements as recorded (requirements parsed, not yet checked)."""
+    asked = manifest.get("request") if isinstance(manifest.get("request"), dict) else {}
+    asked = {k: v for k, v in asked.items() if isinstance(v, str) and k in ("archetype", "profession", "years")}
+    pins = tuple(tuple(p) for p in manifest.get("pins", []) if isinstance(p, list))
+    requires = tuple(_parsed(str(r)) for r in manifest.get("requires", []))
+    if not (asked or pins or requires):
+        return None
+    return GenerationRequest(**asked, pins=pins, requires=requires)

@@ -1,0 +1,161 @@
+"""The sheet stage's worker side: what draws sheets in a worker process (and in this one, for one
+sheet to stdout). Each worker keeps one :class:`SheetRenderer` (templates, fonts, the parsed
+stylesheet) for every sheet, writes its files itself and hands back only their hashes and the
+cover's roster figures (:class:`Drawn`). :mod:`chargen.run.sheets` runs the pool."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from chargen.formats import PARTY_PDF, Format, batch_files
+from chargen.run.files import atomic_write, inside
+from chargen.run.spec import SheetOptions
+
+# A worker's garbage collector: the objects it starts with (WeasyPrint, the parsed stylesheet,
+# fonts) are frozen out of collection, and the young generation is collected every
+# GC_YOUNG allocations instead of Python's 700. A render makes hundreds of thousands of
+# short-lived objects; at the default threshold the collector runs hundreds of times a sheet
+# (measured: 3-10% of a sheet). Cycles are still collected, and RECYCLE bounds the rest.
+GC_YOUNG = 50_000
+@dataclass(frozen=True)
+class SheetTask:
+    """One character for the stage: its document, every file it has (by format, in the batch's
+    order) and the sheet formats to draw now (the others are written already)."""
+
+    stem: str
+    doc: dict
+    files: dict
+    draw: tuple[str, ...]
+    index: int | None = None  # the character's index in the batch (default: its seed index; a party's differs)
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """What a worker hands back for a task: the sha256 of each file it drew, and the roster figures;
+    ``failed``: why this character's sheet could not be drawn (a character no installed font has),
+    the rest of the batch carrying on without it."""
+
+    sha256: dict
+    roster: list
+    failed: str | None = None
+
+
+class SheetRenderer:
+    """What sheet formats draw with in one process: the templates, the HTML renderer and
+    (for pdf) the PDF maker, set up once; the engine's sheet figures computed once per document."""
+
+    def __init__(self, template_dir: Path | None = None, paper: str = "a4", pdf: bool = True,
+                 modules: tuple = (), layout: str = "sheet", cards_per_page: int = 4,
+                 pdf_variant: str | None = None):
+        from chargen.render.html import HtmlRenderer
+        from chargen.render.templates import TemplateSet
+
+        self.modules = modules  # the rules modules the characters were made with, when known
+        self.layout = layout
+        self.pdf_variant = pdf_variant
+        self.templates = TemplateSet.load(template_dir)
+        self.renderer = HtmlRenderer(self.templates, paper, cards_per_page)
+        self._maker = None
+        self._doc: dict | None = None
+        self._extra: dict = {}
+        if pdf:
+            self.maker()
+
+    def maker(self):
+        if self._maker is None:
+            from chargen.render.pdf import PdfMaker
+
+            self._maker = PdfMaker(self.templates, self.pdf_variant)
+        return self._maker
+
+    def extra(self, doc: dict) -> dict:
+        if doc is not self._doc:
+            from chargen.render.html import engine_extra
+
+            self._doc, self._extra = doc, engine_extra(doc, self.modules, self.layout)
+        return self._extra
+
+    def html(self, doc: dict, standalone: bool) -> str:
+        return self.renderer.sheet(doc, standalone, self.extra(doc), self.layout)
+
+    def collection(self, docs: list[tuple[int, dict]], party: dict | None):
+        """Blocks or cards of ``docs`` (``(number in the batch, document)``) on pages, as PDF
+        (party.pdf's part in a block or card layout)."""
+        from chargen.render.html import engine_extra
+
+        entries = [(doc, engine_extra(doc, self.modules, self.layout)) for _, doc in docs]
+        html = self.renderer.collection(entries, self.layout, False, party, numbers=[n for n, _ in docs])
+        return self.maker().render(html, f"{self.layout} layout of {len(docs)} characters")
+
+    def pdf(self, html: str, what: str, attachments: tuple[tuple[str, bytes], ...] = ()) -> bytes:
+        return self.maker().render(html, what, attachments).pdf
+
+    def cover(self, party: dict):
+        return self.maker().render(self.renderer.cover(party), "party cover")
+
+
+# --- the worker side -------------------------------------------------------
+
+_WORKER: SheetRenderer | None = None
+_WORKER_FORMATS: dict[str, Format] = {}
+_INIT_ERROR: Exception | None = None  # raised by the worker's first task (a failing initializer would respawn forever)
+
+
+def _init(options: SheetOptions, formats: tuple[Format, ...], modules: tuple, engine_modules: list,
+          scratch: str) -> None:
+    global _WORKER, _WORKER_FORMATS, _INIT_ERROR
+    try:
+        import tempfile
+
+        tempfile.tempdir = scratch  # WeasyPrint's font folders: removed with the stage, however the worker ends
+        from chargen.engines import import_modules
+        from chargen.run.files import ignore_interrupts
+
+        ignore_interrupts()
+
+        import_modules(engine_modules)  # engines registered from outside the package, as in the main process
+        _WORKER_FORMATS = {f.name: f for f in formats}
+        _WORKER = SheetRenderer(options.template_dir, options.paper, PARTY_PDF in batch_files(formats), modules,
+                                options.layout, options.cards_per_page, options.pdf_variant)
+        quiet_collector()
+    except Exception as e:  # noqa: BLE001 - handed to the main process with the first task
+        _INIT_ERROR = e
+
+
+def quiet_collector() -> None:
+    """Set up the garbage collector of a process that renders sheets from now on (see ``GC_YOUNG``)."""
+    import gc
+
+    gc.collect()
+    gc.freeze()
+    _, older, oldest = gc.get_threshold()
+    gc.set_threshold(GC_YOUNG, older, oldest)
+
+
+def _ready() -> SheetRenderer:
+    if _INIT_ERROR is not None:
+        raise _INIT_ERROR
+    return _WORKER
+
+
+def _sheet(folder: Path, task: SheetTask) -> Drawn:
+    renderer = _ready()
+    return draw(renderer, _WORKER_FORMATS, folder, task)
+
+
+def draw(renderer: SheetRenderer, formats: dict[str, Format], folder: Path, task: SheetTask) -> Drawn:
+    """Draw ``task``'s sheet formats into ``folder`` (in this process)."""
+    from chargen.render.contain.glyphs import MissingGlyph
+
+    digests = {}
+    for name in task.draw:
+        try:
+            data = formats[name].to_bytes(task.doc, renderer)
+        except MissingGlyph as e:
+            return Drawn(digests, [], f"sheet of '{task.doc['identity']['name']}' (index {task.doc['seed']['index']}): "
+                                      f"{e.detail}")
+        atomic_write(inside(folder, task.files[name]), data)
+        digests[name] = hashlib.sha256(data).hexdigest()
+    return Drawn(digests, [list(f) for f in renderer.extra(task.doc).get("roster", [])])
