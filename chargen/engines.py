@@ -27,6 +27,7 @@ from dataclasses import dataclass, field, replace
 from importlib import metadata, resources
 from pathlib import Path
 
+from chargen.choices import CARDS_PER_PAGE
 from chargen.errors import ChargenError
 from chargen.view import CharacterView, plain
 
@@ -36,6 +37,10 @@ BUILTIN = {  # engine id -> the package whose import registers it
     "rtd": "chargen.systems.rtd",
 }
 ENTRY_POINTS = "chargen.engines"  # the entry-point group installed packages declare their engines in
+# the layouts every built-in engine offers (:func:`sheet_block_card`), in the order --help lists them;
+# the first is the default: a full page a character
+BUILTIN_LAYOUTS = ("sheet", "block", "card")
+DEFAULT_LAYOUT = BUILTIN_LAYOUTS[0]
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,10 +131,11 @@ def sheet_block_card(sheet: str, fragment: str, figures: Callable[[dict, object]
     """An engine's three layouts: the full ``sheet`` template, and the stat block and the card on one
     ``fragment`` template (given ``fragment_figures``, else the sheet's ``figures``)."""
     part = fragment_figures or figures
-    return {"sheet": Layout("sheet", sheet, figures, needs_rules=needs_rules),
-            "block": Layout("block", fragment, part, needs_rules=needs_rules, fragment=True, encounter=True),
-            "card": Layout("card", fragment, part, needs_rules=needs_rules, fragment=True, choices=(4, 9),
-                           chunk=72)}
+    full, block, card = BUILTIN_LAYOUTS
+    return {full: Layout(full, sheet, figures, needs_rules=needs_rules),
+            block: Layout(block, fragment, part, needs_rules=needs_rules, fragment=True, encounter=True),
+            card: Layout(card, fragment, part, needs_rules=needs_rules, fragment=True, choices=CARDS_PER_PAGE,
+                         chunk=72)}
 
 
 @dataclass(frozen=True)
@@ -206,6 +212,12 @@ def unregister_layout(engine_id: str, layout_id: str) -> None:
 def layout_ids() -> list[str]:
     """Every layout of every engine, in the order the engines declare them (the --layout choices)."""
     return list(dict.fromkeys(k for e in all_engines() for k in e.layouts))
+
+
+def listed_layout_ids() -> list[str]:
+    """The layouts --help lists, without importing an engine: the built-in ones, then those of the
+    engines registered so far (:func:`layout_ids` imports every engine, to check a value)."""
+    return list(dict.fromkeys([*BUILTIN_LAYOUTS, *(k for e in list(_ENGINES.values()) for k in e.layouts)]))
 
 
 def layout_scope(layout_id: str) -> Layout:

@@ -10,8 +10,8 @@ import click
 
 from chargen.cli import cli
 from chargen.cli.options import (
-    Integer, jobs_option, jobs_or_cores, make_request, progress_bar, request_options, resolve_seed, rules_options,
-    seed_option,
+    Integer, given_value, jobs_option, jobs_or_cores, make_request, make_sheet_options, progress_bar, request_options,
+    resolve_seed, rules_options, seed_option, sheet_options,
 )
 from chargen.errors import RulesError, printable
 
@@ -80,24 +80,28 @@ def stats_cmd(system_id: str, seed: int | None, count: int, archetype: str | Non
               help="Write the party's files, its manifest and (with html or pdf) index.html and party.pdf here.")
 @click.option("--force", is_flag=True, help="Write into a folder that is not empty, replacing files.")
 @click.option("--resume", is_flag=True, help="Finish the interrupted party in the -o folder.")
-@click.option("--paper", type=click.Choice(["a4", "letter"], case_sensitive=False), default="a4", show_default=True,
-              help="Paper size of html and pdf sheets.")
 @jobs_option
 @rules_options()
-def party_cmd(file: Path, output: Path, force: bool, resume: bool, paper: str, jobs: int | None,
-              overlays: tuple[Path, ...], rules_dirs: tuple[Path, ...]) -> None:
+@sheet_options
+@click.pass_context
+def party_cmd(ctx: click.Context, file: Path, output: Path, force: bool, resume: bool, jobs: int | None,
+              overlays: tuple[Path, ...], rules_dirs: tuple[Path, ...], paper: str, template_dir: Path | None,
+              party_name: str | None, layout: str, cards_per_page: str, pdf_variant: str | None) -> None:
     """Make the encounter or party a party file describes: its name, system, seed, member lines
     (archetype, count as a number or dice, name, years) and formats.
 
     Each line's characters depend on the file's seed and the line's key only, so adding a
     line or changing one line's count keeps every other line's characters. The manifest
-    records the file's hash and the counts rolled; --resume finishes a stopped run.
+    records the file's hash and the counts rolled; --resume finishes a stopped run (give it
+    the sheet options the run was given). A sheet option given here overrides the file's key:
+    --layout its layout, --cards-per-page its cards_per_page, --party-name its name as the title.
 
     \b
     Examples:
         chargen party examples/town-watch.yaml -o watch/
         chargen party examples/bandit-ambush.yaml -o ambush/
         chargen party examples/bandit-ambush.yaml -o ambush/ --resume
+        chargen party examples/bandit-ambush.yaml -o ambush-cards/ --layout card --cards-per-page 9
     """
     from chargen.run.files import prepare_folder
     from chargen.run.party import read_party
@@ -109,7 +113,10 @@ def party_cmd(file: Path, output: Path, force: bool, resume: bool, paper: str, j
         for problem in sorted(e.problems, key=_line_number):
             click.echo(f"Error: {problem}", err=True)
         raise SystemExit(1) from None
-    spec = party.spec(paper, jobs or 0, overlays, rules_dirs)
+    options = make_sheet_options(party.formats, paper, template_dir, jobs, party_name, layout, cards_per_page,
+                                 pdf_variant)
+    given = [name for name in SHEET_KEYS if given_value(ctx, name, ctx.params[name]) is not None]
+    spec = party.spec(options, given, overlays, rules_dirs)
     if not resume:
         prepare_folder(output, force)
     with progress_bar(party.count, "sheets" if spec.sheets.formats else "characters") as progress:
@@ -119,6 +126,9 @@ def party_cmd(file: Path, output: Path, force: bool, resume: bool, paper: str, j
     verb = "resumed" if resume else "wrote"
     click.echo(printable(f"chargen: {verb} {party.name}: {len(result.written)} {module.id} characters "
                          f"({counts}) to {output}"), err=True)
+
+
+SHEET_KEYS = ("party_name", "layout", "cards_per_page")  # the sheet options a party file also gives
 
 
 def _line_number(problem: str) -> int:

@@ -6,10 +6,13 @@ import contextlib
 import os
 import re
 import sys
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import click
 
+from chargen import choices
+from chargen.engines import DEFAULT_LAYOUT
 from chargen.seeds import MAX_SEED
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -113,39 +116,64 @@ def parse_formats(value: str, known: tuple[str, ...] | None = None) -> tuple[str
     return formats
 
 
-class LayoutChoice(click.Choice):
-    """``--layout``: a layout of the registered engines (:func:`chargen.engines.layout_ids`). Help
-    shows the built-in ones; a value not among them is looked up in the registry (every engine
-    imported), so a layout an installed engine or a registration adds is accepted."""
+class Declared(click.Choice):
+    """A choice whose values are read from their declaration (:mod:`chargen.choices`) whenever Click
+    asks (help, checking, completion): a paper added to ``PAPERS`` is offered and accepted."""
 
-    BUILTIN = ("sheet", "block", "card")
+    def __init__(self, values: Callable[[], Iterable], case_sensitive: bool = False):
+        self._values = values
+        self.case_sensitive = case_sensitive
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        return tuple(str(v) for v in self._values())
+
+
+class LayoutChoice(Declared):
+    """``--layout``: a layout of the registered engines (:func:`chargen.engines.layout_ids`). Help
+    lists the built-in ones and those of the engines registered so far (no engine is imported for
+    it); a value not among them is looked up in the registry (every engine imported), so a layout
+    an installed engine or a registration adds is accepted."""
 
     def __init__(self):
-        super().__init__(list(self.BUILTIN), case_sensitive=False)
+        from chargen.engines import listed_layout_ids
+
+        super().__init__(listed_layout_ids)
 
     def convert(self, value, param, ctx):
-        if isinstance(value, str) and value.lower() not in self.BUILTIN:
+        if isinstance(value, str) and value.lower() not in self.choices:
             from chargen.engines import layout_ids
 
-            self.choices = layout_ids()
+            return Declared(layout_ids).convert(value, param, ctx)
         return super().convert(value, param, ctx)
 
 
-sheet_options = bundle(  # how html and pdf sheets are rendered
-    click.option("--paper", type=click.Choice(["a4", "letter"], case_sensitive=False), default="a4", show_default=True,
+def _cards_help() -> str:
+    grids = [f"{n} ({choices.cards_grid(n)})" for n in choices.CARDS_PER_PAGE]
+    return f"Cards a page in --layout card: {_either(grids)}."
+
+
+def _variants_help() -> str:
+    return "; ".join(f"{v}: {what}" for v, what in choices.PDF_VARIANTS.items()) + "."
+
+
+def _either(items: list[str]) -> str:
+    return ", ".join(items[:-1]) + " or " + items[-1] if len(items) > 1 else "".join(items)
+
+
+sheet_options = bundle(  # how html and pdf sheets are rendered: generate, render and party
+    click.option("--paper", type=Declared(choices.paper_ids), default=choices.DEFAULT_PAPER, show_default=True,
                  help="Paper size of html and pdf sheets."),
     click.option("--template-dir", type=click.Path(path_type=Path, file_okay=False, exists=True),
                  help="Render sheets with the templates in this folder instead of the built-in ones."),
     click.option("--party-name", metavar="NAME", help="Title of party.pdf and index.html."),
-    click.option("--layout", type=LayoutChoice(), default="sheet",
+    click.option("--layout", type=LayoutChoice(), default=DEFAULT_LAYOUT,
                  show_default=True, help="sheet: a full page each; block: compact stat blocks, several a page "
                  "(party.pdf is an encounter sheet: roster, then blocks by archetype); card: NPC cards, "
                  "--cards-per-page to a page."),
-    click.option("--cards-per-page", type=click.Choice(["4", "9"]), default="4", show_default=True,
-                 help="Cards a page in --layout card: 4 (2x2) or 9 (3x3)."),
-    click.option("--pdf-variant", type=click.Choice(["pdf/ua-1"]), default=None,
-                 help="pdf/ua-1: tagged, accessible PDF sheets (a screen reader reads them in order); "
-                      "costs about 10% more time."),
+    click.option("--cards-per-page", type=Declared(choices.cards_per_page_ids, case_sensitive=True),
+                 default=str(choices.DEFAULT_CARDS_PER_PAGE), show_default=True, help=_cards_help()),
+    click.option("--pdf-variant", type=Declared(lambda: choices.PDF_VARIANTS, case_sensitive=True), default=None, help=_variants_help()),
 )
 
 
@@ -154,8 +182,8 @@ def jobs_option(f):
                         help="Worker processes for large batches and for laying out sheets (default: all cores).")(f)
 
 
-def make_sheet_options(formats, paper, template_dir, jobs, party_name, layout="sheet", cards_per_page="4",
-                       pdf_variant=None):
+def make_sheet_options(formats, paper, template_dir, jobs, party_name, layout=DEFAULT_LAYOUT,
+                       cards_per_page=choices.DEFAULT_CARDS_PER_PAGE, pdf_variant=None):
     from chargen.formats import names
     from chargen.run.sheets import SheetOptions
 

@@ -16,28 +16,17 @@ from __future__ import annotations
 
 import traceback
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 import jinja2
 from markupsafe import Markup
 
+from chargen.choices import CARDS_PER_PAGE, PAPERS
 from chargen.edits import reproduce
 from chargen.errors import RenderError
 from chargen.render.contain import bounds
 from chargen.render.contain import standalone as standalone_check
 from chargen.render.env import build_environment
 from chargen.render.templates import COLLECTION, COVER, INDEX, TemplateSet
-
-
-@dataclass(frozen=True, slots=True)
-class Paper:
-    id: str
-    css: str      # the CSS page size keyword
-    width: str
-    height: str
-
-
-PAPERS = {"a4": Paper("a4", "A4", "210mm", "297mm"), "letter": Paper("letter", "letter", "8.5in", "11in")}
 
 
 def layout_of(doc: dict, layout: str = "sheet"):
@@ -76,9 +65,6 @@ def sheet_rules(doc: dict, modules: Iterable = ()) -> object:
     from chargen.rules.saved import made_with
 
     return made_with(doc, modules).rules
-
-
-CARDS_PER_PAGE = (4, 9)
 
 
 def group_by_archetype(items: list[dict]) -> list[dict]:

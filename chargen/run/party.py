@@ -34,11 +34,14 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from dataclasses import dataclass
+from collections.abc import Collection
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from chargen import dice as dicemod
 from chargen import engines
+from chargen.choices import CARDS_PER_PAGE, DEFAULT_CARDS_PER_PAGE
+from chargen.engines import DEFAULT_LAYOUT
 from chargen.run.spec import Members, RunSpec, SheetOptions, Slot
 from chargen.dice import Roller, new_rng
 from chargen.errors import DiceError, RulesError
@@ -76,7 +79,7 @@ class Party:
     lines: tuple[Line, ...]
     file: str       # the file's name (no folder)
     sha256: str     # of the file's bytes
-    cards_per_page: int = 4
+    cards_per_page: int = DEFAULT_CARDS_PER_PAGE
 
     @property
     def count(self) -> int:
@@ -87,12 +90,16 @@ class Party:
         slots = tuple(Slot(line.seed, j, line.request) for line in self.lines for j in range(line.count))
         return Members(slots, self.record())
 
-    def spec(self, paper: str = "a4", jobs: int = 0, overlays: tuple[Path, ...] = (),
+    def spec(self, sheets: SheetOptions = SheetOptions(), given: Collection[str] = (), overlays: tuple[Path, ...] = (),
              rules_dirs: tuple[Path, ...] = ()) -> RunSpec:
-        """The run this party file describes (``paper``, ``jobs``: the options the file does not give)."""
-        sheets = SheetOptions(formats=tuple(f for f in self.formats if f in ("html", "pdf")), paper=paper,
-                              jobs=jobs, party_name=self.name, layout=self.layout or "sheet",
-                              cards_per_page=self.cards_per_page)
+        """The run this party file describes. ``sheets``: the command line's sheet options (paper,
+        templates, jobs, PDF variant, ...); ``given``: those of its fields given on the command line,
+        which override the file's keys (``layout`` its ``layout:``, ``cards_per_page`` its
+        ``cards_per_page:``, ``party_name`` its ``name:`` as the title of party.pdf and index.html);
+        the file's keys stand in for the others."""
+        own = {"party_name": self.name, "layout": self.layout or DEFAULT_LAYOUT, "cards_per_page": self.cards_per_page}
+        sheets = replace(sheets, formats=tuple(f for f in self.formats if f in ("html", "pdf")),
+                         **{k: v for k, v in own.items() if k not in given})
         return RunSpec(self.system, self.seed, 0, self.count, self.formats, sheets=sheets, members=self.members(),
                        overlays=overlays, rules_dirs=rules_dirs)
 
@@ -161,7 +168,7 @@ def _party(c: Cursor, module: RulesModule | None, file: str, digest: str, proble
     seed = c["seed"].int(0, MAX_SEED) if c["seed"].present else None
     formats = _formats(c["formats"]) if c["formats"].present else ("json",)
     layout = _layout(c["layout"], module) if c["layout"].present else None
-    cards = c["cards_per_page"].one_of([4, 9]) if c["cards_per_page"].present else 4
+    cards = c["cards_per_page"].one_of(CARDS_PER_PAGE) if c["cards_per_page"].present else DEFAULT_CARDS_PER_PAGE
     entries = c["members"].list(1) if c["members"].present else []
     if len(entries) > MAX_LINES:
         c["members"].fail(f"{len(entries)} member lines (at most {MAX_LINES})")
@@ -263,8 +270,6 @@ def _line(e: Cursor, key: str, module: RulesModule | None, seed: int | None) -> 
 
 def _pinned(e: Cursor, module: RulesModule, request: GenerationRequest) -> GenerationRequest:
     """A line's ``set: {path: value}``: pins, as ``--set`` gives them, for every character of the line."""
-    from dataclasses import replace
-
     from chargen.pins import PinError, resolve
 
     c = e["set"]

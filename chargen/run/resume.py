@@ -138,7 +138,12 @@ def differences(old: dict, ident: dict) -> list[str]:
     was["rules hash"], now["rules hash"] = was_sys.get("rules_hash"), now_sys["rules_hash"]
     if was["overlays"] != now["overlays"] or was["system id"] != now["system id"]:
         del was["rules hash"], now["rules hash"]  # follows from the overlays or system
-    return [f"{k}: {_show(was.get(k))} in the manifest, {_show(v)} now" for k, v in now.items() if was.get(k) != v]
+    keys = [*now, *(k for k in _RECORDED_WHEN_SET if k in was and k not in now)]  # one the run now lacks differs too
+    return [f"{k}: {_show(was.get(k))} in the manifest, {_show(now.get(k))} now" for k in keys if was.get(k) != now.get(k)]
+
+
+# what a run's manifest records only when it is set (RunSpec.to_manifest): its absence is a difference
+_RECORDED_WHEN_SET = ("request", "party", "cards_per_page", "pdf_variant", "pins", "requires")
 
 
 def _overlays(records: object) -> str:

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from chargen import __version__
+from chargen.choices import DEFAULT_CARDS_PER_PAGE, DEFAULT_PAPER
+from chargen.engines import DEFAULT_LAYOUT
 from chargen.generate import SCHEMA_VERSION, GenerationRequest
 from chargen.run.files import MANIFEST_SCHEMA
 from chargen.seeds import SEED_DERIVATION
@@ -27,13 +29,13 @@ DEFAULT_PARTY_NAME = "The party"
 @dataclass(frozen=True)
 class SheetOptions:
     formats: tuple[str, ...] = ("pdf",)   # the sheet formats of the run
-    paper: str = "a4"
+    paper: str = DEFAULT_PAPER            # chargen.choices.PAPERS
     template_dir: Path | None = None
     jobs: int = 0                         # worker processes; 0: one per core
     party_name: str | None = None
-    layout: str = "sheet"                 # one of the engines' layouts (chargen.engines.Layout)
-    cards_per_page: int = 4               # a layout whose cards a page are chosen: 4 (2x2) or 9 (3x3)
-    pdf_variant: str | None = None        # "pdf/ua-1": tagged PDF a screen reader reads in order
+    layout: str = DEFAULT_LAYOUT          # one of the engines' layouts (chargen.engines.Layout)
+    cards_per_page: int = DEFAULT_CARDS_PER_PAGE  # a layout whose cards a page are chosen: chargen.choices.CARDS_PER_PAGE
+    pdf_variant: str | None = None        # one of chargen.choices.PDF_VARIANTS
 
     @property
     def workers(self) -> int:
@@ -154,8 +156,9 @@ class RunSpec:
         from chargen.run.resume import recorded_options
 
         taken = recorded_options(manifest, given, folder)
-        sheets = SheetOptions(formats=(), paper=taken["paper"] or "a4", party_name=taken["party_name"],
-                              layout=taken["layout"] or "sheet", cards_per_page=taken["cards_per_page"] or 4,
+        sheets = SheetOptions(formats=(), paper=taken["paper"] or DEFAULT_PAPER, party_name=taken["party_name"],
+                              layout=taken["layout"] or DEFAULT_LAYOUT,
+                              cards_per_page=taken["cards_per_page"] or DEFAULT_CARDS_PER_PAGE,
                               pdf_variant=taken["pdf_variant"])
         spec = cls(system=taken["system"], seed=taken["seed"], first=taken["first"], count=taken["count"],
                    formats=taken["formats"], request=_recorded_request(manifest), sheets=sheets,
