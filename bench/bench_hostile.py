@@ -180,7 +180,8 @@ def _stdout(target: Path, fmt: str, count: int):
 
 def _template(folder: Path, body: str):
     from chargen.generate import make_character
-    from chargen.render.html import HtmlRenderer
+    from chargen.edits import reproduce
+    from chargen.render.html import Figured, HtmlRenderer
     from chargen.render.templates import TemplateSet
 
     folder.mkdir()
@@ -188,13 +189,14 @@ def _template(folder: Path, body: str):
     with (folder / "big.html.j2").open("wb") as f:
         f.truncate(3 * 2**30)  # sparse
     doc = make_character(load_builtin("d100"), 42, 7)
-    return lambda: HtmlRenderer(TemplateSet.load(folder)).sheet(doc, False, extra={})
+    return lambda: HtmlRenderer(TemplateSet.load(folder)).sheet(Figured(doc, {}, reproduce(doc)), False)
 
 
 def _huge_sheet():
     from chargen.generate import make_character
     from chargen.render.html import HtmlRenderer
     from chargen.render.pdf import PdfMaker
+    from chargen.run.figures import figured
     from chargen.render.templates import TemplateSet
 
     doc = make_character(load_builtin("d100"), 42, 7)
@@ -202,7 +204,7 @@ def _huge_sheet():
     for loc in doc["hit_locations"]:
         loc["hp"] = 99_999
     templates = TemplateSet.load()
-    return lambda: PdfMaker(templates).render(HtmlRenderer(templates).sheet(doc, False))
+    return lambda: PdfMaker(templates).render(HtmlRenderer(templates).sheet(figured(doc), False))
 
 
 def _party_name(name: str):

@@ -91,12 +91,13 @@ def run_measured(args: list[str]) -> dict:
 def child_bare(count: int) -> dict:
     from chargen.generate import make_character
     from chargen.render.html import HtmlRenderer
+    from chargen.run.figures import figured
     from chargen.render.templates import TemplateSet
     from chargen.rules import load_builtin
 
     module = load_builtin("d100")
     renderer = HtmlRenderer(TemplateSet.load())
-    pages = [renderer.sheet(make_character(module, SEED, i)) for i in range(count)]
+    pages = [renderer.sheet(figured(make_character(module, SEED, i))) for i in range(count)]
     import weasyprint
 
     start = time.perf_counter()
