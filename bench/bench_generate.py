@@ -23,9 +23,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from chargen.run.pipeline import write_batch
 from chargen.generate import GenerationRequest, make_character
 from chargen.rules import load_builtin
+from chargen.run.pipeline import run_batch
+from chargen.run.spec import RunSpec
 from chargen.serialize import to_json
 
 
@@ -75,7 +76,7 @@ def main() -> None:
 
     def to_files(jobs: int, where: str | None = None):
         def run():
-            write_batch(module, seed, range(n), out, ("json",), jobs=jobs)
+            run_batch(RunSpec("d100", seed, 0, n, ("json",)), module, out, jobs=jobs)
 
         def clean():  # not timed
             shutil.rmtree(out)

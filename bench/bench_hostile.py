@@ -82,9 +82,9 @@ def _victim(folder: Path) -> Path:
 
 
 def _planted(folder: Path, fmt: str, plant):
-    from chargen.run.pipeline import write_batch
     from chargen.run.files import character_stem
-    from chargen.run.sheets import SheetOptions
+    from chargen.run.pipeline import run_batch
+    from chargen.run.spec import RunSpec, SheetOptions
 
     module = load_builtin("d100")
     victim = _victim(folder)
@@ -98,25 +98,27 @@ def _planted(folder: Path, fmt: str, plant):
         names = [f"{character_stem(i, n)}.{fmt}" for i, n in ((0, "isgerd-frostbeard"), (1, "ulla-millbrook"))]
         for name in names + ["party.pdf", "index.html", "manifest.json"]:
             plant(victim, out / f".tmp-{name}.part")
-        write_batch(module, 42, range(2), out, (fmt,), jobs=2, sheets=SheetOptions(formats=(fmt,), jobs=2))
+        run_batch(RunSpec("d100", 42, 0, 2, (fmt,), sheets=SheetOptions(formats=(fmt,), jobs=2)), module, out, jobs=2)
         intact = victim.read_text() == "secret" and victim.stat().st_mode & 0o777 == 0o600
         return "written; victim untouched" if intact else "VICTIM WRITTEN"
     return run
 
 
 def _manifest(folder: Path, **changes):
-    from chargen.run.pipeline import write_batch
-    from chargen.run.resume import plan_resume
+    from chargen.run.files import read_manifest
+    from chargen.run.pipeline import run_batch
+    from chargen.run.spec import RunSpec
 
     folder.mkdir()
-    write_batch(load_builtin("d100"), 3, range(2), folder, ("json",))
+    run_batch(RunSpec("d100", 3, 0, 2, ("json",)), load_builtin("d100"), folder)
     path = folder / "manifest.json"
     path.write_text(path.read_text().replace('"first_index": 0', f'"first_index": {changes["first_index"]}'))
-    return lambda: plan_resume(folder)
+    return lambda: RunSpec.from_manifest(read_manifest(folder), {}, folder)
 
 
 def _tampered(folder: Path):
-    from chargen.run.pipeline import write_batch
+    from chargen.run.pipeline import run_batch
+    from chargen.run.spec import RunSpec
 
     module = load_builtin("d100")
     folder.mkdir()
@@ -124,18 +126,19 @@ def _tampered(folder: Path):
 
     def run() -> str:
         (folder / "out").mkdir(exist_ok=True)
-        write_batch(module, 11, range(9), folder / "out", ("json",))
+        run_batch(RunSpec("d100", 11, 0, 9, ("json",)), module, folder / "out")
         for n, p in enumerate(sorted((folder / "out").glob("0*.json"))):
             p.unlink()
             p.symlink_to(victim) if n % 2 else p.write_text("{}")
-        result = write_batch(module, 11, range(9), folder / "out", ("json",), resume=True)
+        result = run_batch(RunSpec("d100", 11, 0, 9, ("json",)), module, folder / "out", resume=True)
         return f"redone {result.redone}"
     return run
 
 
 def _many_jobs(folder: Path):
-    from chargen.run.pipeline import write_batch
     from chargen.run import sheets as bundle
+    from chargen.run.pipeline import run_batch
+    from chargen.run.spec import RunSpec
 
     module = load_builtin("d100")
     folder.mkdir()
@@ -152,7 +155,7 @@ def _many_jobs(folder: Path):
         bundle._pool = pool
         try:
             out = Path(tempfile.mkdtemp(dir=folder))
-            write_batch(module, 1, range(1), out, ("pdf",), sheets=bundle.SheetOptions(jobs=256))
+            run_batch(RunSpec("d100", 1, 0, 1, ("pdf",), sheets=bundle.SheetOptions(jobs=256)), module, out)
         finally:
             bundle._pool = real
         left = set(Path(tempfile.gettempdir()).glob("chargen-sheets-*")) - before
@@ -163,7 +166,9 @@ def _many_jobs(folder: Path):
 def _stdout(target: Path, fmt: str, count: int):
     import sys
 
-    from chargen.cli.generate import _stream
+    from chargen.run.pipeline import Pipeline
+    from chargen.run.spec import RunSpec
+    from chargen.run.stream import stream
 
     module = load_builtin("d100")
 
@@ -171,7 +176,7 @@ def _stdout(target: Path, fmt: str, count: int):
         real = sys.stdout
         with target.open("w", encoding="utf-8") as sys.stdout:
             try:
-                _stream(module, 42, range(count), (fmt,), single=False, options=None)
+                stream(Pipeline(RunSpec("d100", 42, 0, count, (fmt,)), module), sys.stdout)
             finally:
                 sys.stdout = real
         return f"streamed {target.stat().st_size / 1e6:.1f} MB"
@@ -180,7 +185,8 @@ def _stdout(target: Path, fmt: str, count: int):
 
 def _template(folder: Path, body: str):
     from chargen.generate import make_character
-    from chargen.render.html import HtmlRenderer
+    from chargen.edits import reproduce
+    from chargen.render.html import Figured, HtmlRenderer
     from chargen.render.templates import TemplateSet
 
     folder.mkdir()
@@ -188,13 +194,14 @@ def _template(folder: Path, body: str):
     with (folder / "big.html.j2").open("wb") as f:
         f.truncate(3 * 2**30)  # sparse
     doc = make_character(load_builtin("d100"), 42, 7)
-    return lambda: HtmlRenderer(TemplateSet.load(folder)).sheet(doc, False, extra={})
+    return lambda: HtmlRenderer(TemplateSet.load(folder)).sheet(Figured(doc, {}, reproduce(doc)), False)
 
 
 def _huge_sheet():
     from chargen.generate import make_character
     from chargen.render.html import HtmlRenderer
     from chargen.render.pdf import PdfMaker
+    from chargen.run.figures import figured
     from chargen.render.templates import TemplateSet
 
     doc = make_character(load_builtin("d100"), 42, 7)
@@ -202,7 +209,7 @@ def _huge_sheet():
     for loc in doc["hit_locations"]:
         loc["hp"] = 99_999
     templates = TemplateSet.load()
-    return lambda: PdfMaker(templates).render(HtmlRenderer(templates).sheet(doc, False))
+    return lambda: PdfMaker(templates).render(HtmlRenderer(templates).sheet(figured(doc), False))
 
 
 def _party_name(name: str):

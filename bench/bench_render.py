@@ -91,12 +91,13 @@ def run_measured(args: list[str]) -> dict:
 def child_bare(count: int) -> dict:
     from chargen.generate import make_character
     from chargen.render.html import HtmlRenderer
+    from chargen.run.figures import figured
     from chargen.render.templates import TemplateSet
     from chargen.rules import load_builtin
 
     module = load_builtin("d100")
     renderer = HtmlRenderer(TemplateSet.load())
-    pages = [renderer.sheet(make_character(module, SEED, i)) for i in range(count)]
+    pages = [renderer.sheet(figured(make_character(module, SEED, i))) for i in range(count)]
     import weasyprint
 
     start = time.perf_counter()
@@ -106,9 +107,9 @@ def child_bare(count: int) -> dict:
 
 
 def child_chargen(count: int, jobs: int) -> dict:
-    from chargen.run.pipeline import write_batch
-    from chargen.run.sheets import SheetOptions
     from chargen.rules import load_builtin
+    from chargen.run.pipeline import run_batch
+    from chargen.run.spec import RunSpec, SheetOptions
 
     module = load_builtin("d100")
     sheets_done = [0.0]
@@ -118,8 +119,8 @@ def child_chargen(count: int, jobs: int) -> dict:
 
     with tempfile.TemporaryDirectory() as folder:
         start = time.perf_counter()
-        write_batch(module, SEED, range(count), Path(folder), ("pdf",), progress,
-                    sheets=SheetOptions(jobs=jobs, party_name="Benchmark"))
+        spec = RunSpec("d100", SEED, 0, count, ("pdf",), sheets=SheetOptions(jobs=jobs, party_name="Benchmark"))
+        run_batch(spec, module, Path(folder), progress=progress)
         end = time.perf_counter()
         size = (Path(folder) / "party.pdf").stat().st_size
     return {"sheets_seconds": sheets_done[0] - start, "party_seconds": end - sheets_done[0],

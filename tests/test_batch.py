@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from chargen.run import pipeline as batchmod
+from chargen.run import writer as writermod
 from chargen.run import files as output
 from chargen.run.pipeline import BatchIncomplete, run_batch
 from chargen.run.spec import RunSpec
@@ -166,13 +167,13 @@ def test_checkpoints_after_1_2_4_8_characters():
 
 def test_the_manifest_is_written_before_the_first_character(tmp_path, d100, monkeypatch):
     seen = []
-    real = batchmod.make_character
+    real = writermod.make_character
 
     def spy(module, seed, index, request=None):
         seen.append(json.loads((tmp_path / "manifest.json").read_text()))
         return real(module, seed, index, request)
 
-    monkeypatch.setattr(batchmod, "make_character", spy)
+    monkeypatch.setattr(writermod, "make_character", spy)
     run_batch(RunSpec("d100", 3, 0, 3, ("json",)), d100, tmp_path)
     assert [(m["complete"], len(m["characters"])) for m in seen] == [(False, 0), (False, 1), (False, 2)]
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from chargen.run import pipeline as batchmod
+from chargen.run import record as recordmod
 from chargen.cli import cli
 from chargen.render import pdfmerge
 from chargen.render.templates import builtin_dir
@@ -34,13 +34,13 @@ def sha256(data: bytes) -> str:
 def watch_manifests(monkeypatch, folder: Path) -> list[tuple[dict, set[str]]]:
     """Every manifest the batch writes, with the names of the files in the folder at that moment."""
     seen = []
-    real = batchmod.write_manifest
+    real = recordmod.write_manifest
 
     def spy(where, manifest):
         real(where, manifest)
         seen.append((json.loads((folder / "manifest.json").read_text()), {p.name for p in folder.iterdir()}))
 
-    monkeypatch.setattr(batchmod, "write_manifest", spy)
+    monkeypatch.setattr(recordmod, "write_manifest", spy)
     return seen
 
 

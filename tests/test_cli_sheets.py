@@ -12,6 +12,7 @@ from tests.sheetvalues import missing, pdf_text
 
 from chargen.cli import cli
 from chargen.render.html import HtmlRenderer
+from chargen.run.figures import figured
 from chargen.render.templates import TemplateSet
 from chargen.formats import names
 
@@ -101,7 +102,7 @@ def test_render_reads_saved_characters_with_hand_edits(party, tmp_path):
 def test_render_one_character_to_stdout(party):
     result = run("render", party / "0002-jorun-goodwater.json", "--format", "html")
     doc = json.loads((party / "0002-jorun-goodwater.json").read_text())
-    assert result.stdout == HtmlRenderer(TemplateSet.load()).sheet(doc)
+    assert result.stdout == HtmlRenderer(TemplateSet.load()).sheet(figured(doc))
     assert result.stdout == (party / "0002-jorun-goodwater.html").read_text()
 
 

@@ -13,6 +13,7 @@ from chargen.cli import cli
 from chargen.dice import Roller, new_rng
 from chargen.generate import make_character, make_character_traced
 from chargen.render.html import HtmlRenderer
+from chargen.run.figures import figured
 from chargen.render.templates import TemplateSet
 from chargen.resolve import resolve
 from chargen.rules import load_builtin, load_module
@@ -77,7 +78,7 @@ def test_every_layout_renders(engine_id):
     module = module_of(engine_id)
     doc = make_character(module, 42, 3)
     for layout in engines.require(engine_id).layouts:
-        html = HtmlRenderer(TemplateSet.load()).sheet(doc, True, layout=layout)
+        html = HtmlRenderer(TemplateSet.load()).sheet(figured(doc, (), layout), True, layout=layout)
         assert doc["identity"]["name"] in html and "chargen generate" in html  # the line that makes it again
         assert f"--seed {doc['seed']['batch']}" in html and f"--index {doc['seed']['index']}" in html
 

@@ -16,6 +16,7 @@ from chargen.formats import BATCH_FILES, FORMATS, Format, batch_files, register
 from chargen.generate import make_character
 from chargen.run.sheets import SheetRenderer
 from chargen.render.html import HtmlRenderer
+from chargen.run.figures import figured
 from chargen.render.templates import TemplateSet
 from chargen.serialize import parse_document
 
@@ -48,7 +49,7 @@ def test_chargens_own_formats_make_the_character_file(fmt, doc, renderer):
     if not fmt.sheet:  # data: parses back to the document
         assert parse_document(data.decode("utf-8"), fmt.name) == doc
     elif fmt.name == "html":  # the standalone sheet
-        assert data.decode("utf-8") == HtmlRenderer(TemplateSet.load()).sheet(doc)
+        assert data.decode("utf-8") == HtmlRenderer(TemplateSet.load()).sheet(figured(doc))
     else:
         reader = pypdf.PdfReader(io.BytesIO(data))
         assert len(reader.pages) == 1 and doc["identity"]["name"] in reader.pages[0].extract_text()

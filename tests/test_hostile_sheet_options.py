@@ -17,6 +17,7 @@ from chargen.errors import RenderError
 from chargen.generate import make_character
 from chargen.render.env import num
 from chargen.render.html import HtmlRenderer
+from chargen.run.figures import figured
 from chargen.render.templates import TemplateSet, builtin_dir
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -82,13 +83,13 @@ def test_a_nan_on_a_sheet_is_one_render_error(d100):
     doc = make_character(d100, 42, 7)
     doc["weapons"][0]["enc"] = float("nan")
     with pytest.raises(RenderError, match=r"built-in templates: d100.html.j2:\d+: ValueError: num: nan is not"):
-        HtmlRenderer(TemplateSet.load()).sheet(doc, False)
+        HtmlRenderer(TemplateSet.load()).sheet(figured(doc), False)
 
 
 def test_bidi_controls_do_not_reach_the_title(d100):
     doc = make_character(d100, 42, 7)
     doc["identity"]["name"] = "Ulf \u202eHayward"
-    html = HtmlRenderer(TemplateSet.load()).sheet(doc, False)
+    html = HtmlRenderer(TemplateSet.load()).sheet(figured(doc), False)
     assert "<title>Ulf Hayward - D100 II character</title>" in html
     assert re.search('<h1 class="character-name" style="[^"]*">Ulf \u202eHayward</h1>', html)  # the name itself is the data
 

@@ -17,6 +17,7 @@ from chargen.generate import make_character
 from chargen.run.readers import read_documents
 from chargen.run.sheets import SheetRenderer
 from chargen.render.html import HtmlRenderer
+from chargen.run.figures import figured
 from chargen.render.templates import TemplateSet
 from chargen.serialize import to_json, to_yaml
 
@@ -77,7 +78,7 @@ def test_render_reads_a_sheet_pdf_back(doc, renderer, tmp_path):
     (tmp_path / "s.pdf").write_bytes(FORMATS["pdf"].to_bytes(doc, renderer))
     r = run("render", tmp_path / "s.pdf", "--format", "html")
     assert r.exit_code == 0, r.output
-    assert r.stdout == HtmlRenderer(TemplateSet.load()).sheet(doc)
+    assert r.stdout == HtmlRenderer(TemplateSet.load()).sheet(figured(doc))
 
 
 def test_a_pdf_without_a_character_is_one_clear_line(tmp_path):

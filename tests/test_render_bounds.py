@@ -10,7 +10,9 @@ import pytest
 from chargen.errors import RenderError
 from chargen.generate import make_character
 from chargen.render.contain import bounds
-from chargen.render.html import HtmlRenderer, engine_extra
+from chargen.edits import reproduce
+from chargen.render.html import Figured, HtmlRenderer
+from chargen.run.figures import figured
 from chargen.render.templates import TemplateSet
 
 
@@ -21,7 +23,7 @@ def doc(d100):
 
 def render(folder: Path, body: str, doc: dict) -> str:
     (folder / "d100.html.j2").write_text(body)
-    return HtmlRenderer(TemplateSet.load(folder)).sheet(doc, False, extra={})
+    return HtmlRenderer(TemplateSet.load(folder)).sheet(Figured(doc, {}, reproduce(doc)), False)
 
 
 HOSTILE = {
@@ -146,7 +148,7 @@ def test_the_built_in_sheets_stay_far_below_every_limit(system, request):
     module = request.getfixturevalue(system)
     renderer = HtmlRenderer(TemplateSet.load())
     docs = [make_character(module, seed, i) for seed, i in ((1, 0), (42, 7), (99, 3))]
-    renders = [lambda d=d: renderer.sheet(d, True, engine_extra(d, [module])) for d in docs]
+    renders = [lambda d=d: renderer.sheet(figured(d, [module]), True) for d in docs]
     for spent, html in _spent(renders):
         assert spent.steps < bounds.MAX_STEPS / 10 and spent.built < bounds.MAX_BUILT / 10
         assert len(html) < bounds.MAX_OUTPUT / 10 and html.count("<") < bounds.MAX_TAGS / 10

@@ -8,7 +8,8 @@ import pytest
 
 from chargen.generate import make_character
 from chargen.render.env import dashes, face, faces, num, roman, signed
-from chargen.render.html import HtmlRenderer, engine_extra
+from chargen.render.html import HtmlRenderer
+from chargen.run.figures import engine_extra, figured
 from chargen.render.templates import TemplateSet
 from chargen.systems.d100.sheet import skill_rows
 
@@ -29,7 +30,7 @@ def test_golden_html(request, renderer, system, seed, index):
     Regenerate on purpose only: CHARGEN_REGEN_GOLDEN=1 python -m pytest tests/test_render_html.py
     """
     path = GOLDEN / f"{system}-seed{seed}-index{index}.html"
-    html = renderer.sheet(make_character(request.getfixturevalue(system), seed, index), standalone=False)
+    html = renderer.sheet(figured(make_character(request.getfixturevalue(system), seed, index)), standalone=False)
     if REGENERATE:
         path.write_text(html, encoding="utf-8")
     assert html == path.read_text(encoding="utf-8")
@@ -37,9 +38,9 @@ def test_golden_html(request, renderer, system, seed, index):
 
 def test_standalone_html_is_the_same_sheet_with_its_stylesheet_and_fonts_inline(renderer, d100):
     doc = make_character(d100, 42, 7)
-    standalone = renderer.sheet(doc)
+    standalone = renderer.sheet(figured(doc))
     style = re.search(r"<style>\n(.*?)</style>", standalone, re.S)
-    assert standalone.replace(style[0], "", 1) == renderer.sheet(doc, standalone=False)
+    assert standalone.replace(style[0], "", 1) == renderer.sheet(figured(doc), standalone=False)
     css = style[1]
     assert css.count("url(\"data:font/otf;base64,") == 3 and css.count("url(\"data:font/ttf;base64,") == 1
     assert not re.search(r"url\((?!\"data:)", css)  # nothing but data: URLs: opens from disk, no network
@@ -60,7 +61,7 @@ def test_filters():
 def test_degree_ranges_follow_a_hand_edited_chance(renderer, d100):
     doc = make_character(d100, 42, 7)
     doc["weapons"][0]["attack"] = 120
-    html = renderer.sheet(doc, standalone=False)
+    html = renderer.sheet(figured(doc), standalone=False)
     assert '<td class="num pct">120</td><td class="num crit">01–06</td><td class="num spec">01–24</td>' \
            '<td class="num fumb">00</td>' in html
 
@@ -80,7 +81,7 @@ def test_a_skill_in_a_new_category_is_still_shown(renderer, d100):
     doc = make_character(d100, 42, 7)
     doc["skills"].append({"id": "sailing", "label": "Sailing", "category": "seafaring", "base": 10,
                           "modifier": 0, "value": 25, "trained": True})
-    html = renderer.sheet(doc, standalone=False)
+    html = renderer.sheet(figured(doc), standalone=False)
     assert "Seafaring</td>" in html and ">Sailing</td>" in html
 
 
@@ -98,5 +99,5 @@ def test_the_small_print_of_an_own_module_names_its_folder():
 
     module = load_module("mykotm", rules_dirs=[Path(__file__).parent.parent / "examples" / "house-rules" / "modules"])
     doc = make_character(module, 3, 1)
-    html = HtmlRenderer(TemplateSet.load()).sheet(doc, True, engine_extra(doc, (module,)))
+    html = HtmlRenderer(TemplateSet.load()).sheet(figured(doc, (module,)), True)
     assert "--index 1 --rules-dir &lt;your folder of mykotm&gt;</span>" in html

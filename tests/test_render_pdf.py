@@ -7,6 +7,7 @@ from tests.sheetvalues import d100_phrases, missing, pdf_text
 
 from chargen.generate import make_character
 from chargen.render.html import HtmlRenderer
+from chargen.run.figures import figured
 from chargen.render.templates import TemplateSet
 
 SEEDS = [(42, i) for i in range(8)] + [(7, 0), (2024, 3), (99, 11), (123456789, 5)]
@@ -20,7 +21,7 @@ def maker():
 
 
 def render(maker, doc, paper="a4"):
-    return maker.render(HtmlRenderer(TemplateSet.load(), paper).sheet(doc, standalone=False))
+    return maker.render(HtmlRenderer(TemplateSet.load(), paper).sheet(figured(doc), standalone=False))
 
 
 def overflowing(doc):
@@ -91,14 +92,14 @@ def test_two_renders_give_identical_bytes(maker, d100):
     doc = make_character(d100, 42, 3)
     first = render(maker, doc).pdf
     assert render(maker, doc).pdf == first
-    assert PdfMaker(TemplateSet.load()).render(HtmlRenderer(TemplateSet.load()).sheet(doc, False)).pdf == first
+    assert PdfMaker(TemplateSet.load()).render(HtmlRenderer(TemplateSet.load()).sheet(figured(doc), False)).pdf == first
     assert b"CreationDate" not in first and b"ModDate" not in first
 
 
 def test_a_script_in_a_name_is_text(maker, d100):
     doc = make_character(d100, 42, 1)
     doc["identity"]["name"] = "<script>alert('x')</script> & Co"
-    html = HtmlRenderer(TemplateSet.load()).sheet(doc)
+    html = HtmlRenderer(TemplateSet.load()).sheet(figured(doc))
     assert "<script>" not in html
     assert "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; Co" in html
     text, _ = pdf_text(render(maker, doc).pdf)

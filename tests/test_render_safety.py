@@ -7,7 +7,9 @@ import pytest
 
 from chargen.errors import RenderError
 from chargen.generate import make_character
-from chargen.render.html import HtmlRenderer
+from chargen.edits import reproduce
+from chargen.render.html import Figured, HtmlRenderer
+from chargen.run.figures import figured
 from chargen.render.templates import TemplateSet, builtin_dir
 
 
@@ -35,7 +37,7 @@ def pdf(folder: Path | None, doc: dict) -> bytes:
     from chargen.render.pdf import PdfMaker
 
     templates = TemplateSet.load(folder)
-    return PdfMaker(templates).render(HtmlRenderer(templates).sheet(doc, False)).pdf
+    return PdfMaker(templates).render(HtmlRenderer(templates).sheet(figured(doc), False)).pdf
 
 
 def test_the_copied_templates_render(tdir, doc):
@@ -84,7 +86,7 @@ def test_a_missing_font_is_an_error(tdir, doc):
     with pytest.raises(RenderError, match=r": 'fonts/Nowhere-Bold.otf' does not exist$"):
         pdf(tdir, doc)
     with pytest.raises(RenderError, match=r": 'fonts/Nowhere-Bold.otf' does not exist$"):
-        HtmlRenderer(TemplateSet.load(tdir)).sheet(doc, standalone=True)
+        HtmlRenderer(TemplateSet.load(tdir)).sheet(figured(doc), standalone=True)
 
 
 def test_a_file_the_template_dir_lacks_comes_from_the_built_in_folder(tdir, doc):
@@ -92,7 +94,7 @@ def test_a_file_the_template_dir_lacks_comes_from_the_built_in_folder(tdir, doc)
     (tdir / "sheet.css").unlink()
     shutil.rmtree(tdir / "fonts")
     assert pdf(tdir, doc) == pdf(None, doc)
-    assert HtmlRenderer(TemplateSet.load(tdir)).sheet(doc) == HtmlRenderer(TemplateSet.load()).sheet(doc)
+    assert HtmlRenderer(TemplateSet.load(tdir)).sheet(figured(doc)) == HtmlRenderer(TemplateSet.load()).sheet(figured(doc))
 
 
 def test_one_overridden_template_changes_only_its_sheet(tmp_path, doc):
@@ -100,9 +102,9 @@ def test_one_overridden_template_changes_only_its_sheet(tmp_path, doc):
     folder.mkdir()
     text = (builtin_dir() / "d100.html.j2").read_text().replace("<h2>Notes</h2>", "<h2>Our notes</h2>", 1)
     (folder / "d100.html.j2").write_text(text)
-    html = HtmlRenderer(TemplateSet.load(folder)).sheet(doc)
+    html = HtmlRenderer(TemplateSet.load(folder)).sheet(figured(doc))
     assert "<h2>Our notes</h2>" in html
-    assert html.replace("<h2>Our notes</h2>", "<h2>Notes</h2>") == HtmlRenderer(TemplateSet.load()).sheet(doc)
+    assert html.replace("<h2>Our notes</h2>", "<h2>Notes</h2>") == HtmlRenderer(TemplateSet.load()).sheet(figured(doc))
     assert pdf(folder, doc).startswith(b"%PDF-")
 
 
@@ -112,7 +114,7 @@ def test_a_remote_url_in_the_stylesheet_is_refused(tdir, doc):
         pdf(tdir, doc)
     with pytest.raises(RenderError, match=r"stylesheet url\(https://fonts.example.com/k.otf\) is not a file "
                                           r"in the templates folder"):
-        HtmlRenderer(TemplateSet.load(tdir)).sheet(doc, standalone=True)
+        HtmlRenderer(TemplateSet.load(tdir)).sheet(figured(doc), standalone=True)
 
 
 def test_an_ignored_css_rule_is_an_error_not_a_log_line(tdir, doc):
@@ -125,14 +127,14 @@ def test_an_undefined_variable_names_the_template_and_line(tdir, doc):
     edit(tdir, "d100.html.j2", "<h2>Notes</h2>", "<h2>Notes {{ c.nickname }}</h2>")
     line = next(i for i, t in enumerate((tdir / "d100.html.j2").read_text().splitlines(), 1) if "nickname" in t)
     with pytest.raises(RenderError) as e:
-        HtmlRenderer(TemplateSet.load(tdir)).sheet(doc)
+        HtmlRenderer(TemplateSet.load(tdir)).sheet(figured(doc))
     assert str(e.value) == f"{tdir.resolve()}: d100.html.j2:{line}: 'dict object' has no attribute 'nickname'"
 
 
 def test_templates_run_sandboxed(tdir, doc):
     edit(tdir, "d100.html.j2", "<h2>Notes</h2>", "<h2>{{ ''.__class__.__mro__ }}</h2>")
     with pytest.raises(RenderError, match=r"access to attribute '__class__' of 'str' object is unsafe"):
-        HtmlRenderer(TemplateSet.load(tdir)).sheet(doc)
+        HtmlRenderer(TemplateSet.load(tdir)).sheet(figured(doc))
 
 
 def test_a_template_dir_with_nothing_to_use_is_refused(tmp_path):
@@ -151,7 +153,7 @@ def test_an_engine_without_a_sheet_template_is_an_error(tdir, doc):
     doc["system"]["engine"] = "nosheet"
     try:
         with pytest.raises(RenderError, match=r": no sheet template for engine 'nosheet' \(expected nosheet.html.j2\)$"):
-            HtmlRenderer(TemplateSet.load(tdir)).sheet(doc)
+            HtmlRenderer(TemplateSet.load(tdir)).sheet(Figured(doc, {}, reproduce(doc)))  # the renderer's look-up
     finally:
         engines.unregister("nosheet")
 
@@ -181,7 +183,7 @@ def test_standalone_html_references_nothing_outside_itself(tdir, doc, markup, fo
     edit(tdir, "d100.html.j2", "<h2>Notes</h2>", f"<h2>Notes</h2>{markup}")
     renderer = HtmlRenderer(TemplateSet.load(tdir))
     with pytest.raises(RenderError) as e:
-        renderer.sheet(doc, standalone=True)
+        renderer.sheet(figured(doc), standalone=True)
     assert str(e.value).startswith(f"{tdir.resolve()}: sheet of 'Ulf Hayward': standalone HTML may reference nothing")
     assert str(e.value).endswith(f"but the template writes {found}")
 
@@ -189,13 +191,13 @@ def test_standalone_html_references_nothing_outside_itself(tdir, doc, markup, fo
 def test_standalone_html_may_link_its_bundle_and_use_data_urls(tdir, doc):
     edit(tdir, "d100.html.j2", "<h2>Notes</h2>",
          '<h2>Notes</h2><a href="#top">top</a> <a href="0001-x.pdf">next</a> <img src="data:image/png;base64,AA==" alt="">')
-    assert "0001-x.pdf" in HtmlRenderer(TemplateSet.load(tdir)).sheet(doc, standalone=True)
+    assert "0001-x.pdf" in HtmlRenderer(TemplateSet.load(tdir)).sheet(figured(doc), standalone=True)
 
 
 def test_a_remote_reference_in_browser_css_is_refused(tdir, doc):
     (tdir / "browser.css").write_text('@import "https://example.com/x.css";')
     with pytest.raises(RenderError, match=r"the stylesheet of standalone HTML may reference nothing outside itself"):
-        HtmlRenderer(TemplateSet.load(tdir)).sheet(doc, standalone=True)
+        HtmlRenderer(TemplateSet.load(tdir)).sheet(figured(doc), standalone=True)
 
 
 def test_a_file_url_with_a_host_is_refused_without_a_lookup(tdir, doc, monkeypatch):
@@ -229,7 +231,7 @@ def test_a_local_listener_receives_nothing_from_a_hostile_template(tdir, doc):
         with pytest.raises(RenderError, match="refusing to fetch"):
             pdf(tdir, doc)
         with pytest.raises(RenderError, match="standalone HTML may reference nothing outside itself"):
-            HtmlRenderer(TemplateSet.load(tdir)).sheet(doc, standalone=True)
+            HtmlRenderer(TemplateSet.load(tdir)).sheet(figured(doc), standalone=True)
         with pytest.raises(BlockingIOError):
             server.accept()  # nobody connected
     finally:

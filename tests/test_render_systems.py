@@ -12,7 +12,8 @@ from tests.sheetvalues import kotm_phrases, missing, pdf_text, rtd_phrases
 from chargen.cli import cli
 from chargen.errors import RenderError
 from chargen.generate import make_character
-from chargen.render.html import HtmlRenderer, engine_extra
+from chargen.render.html import HtmlRenderer
+from chargen.run.figures import engine_extra, figured
 from chargen.render.templates import TemplateSet
 
 SEEDS = [(42, 0), (42, 1), (7, 123), (2024, 3), (99, 11)]
@@ -27,7 +28,7 @@ def maker():
 
 def render(maker, doc, paper="a4", modules=()):
     renderer = HtmlRenderer(TemplateSet.load(), paper)
-    return maker.render(renderer.sheet(doc, False, engine_extra(doc, modules)))
+    return maker.render(renderer.sheet(figured(doc, modules), False))
 
 
 def run(*args, ok=True):
@@ -120,7 +121,7 @@ def test_a_hand_edited_rtd_character_shows_its_own_odds_and_wounds(maker, rtd):
     doc["skills"][0].update(xp=30, level="expert", level_label="Expert", next_level_xp=37,
                             bonus="choose +1, +2 or +3; successes are greatly improved")
     doc["wounds"][2]["state"] = "broken"
-    html = HtmlRenderer(TemplateSet.load()).sheet(doc, False)
+    html = HtmlRenderer(TemplateSet.load()).sheet(figured(doc), False)
     assert html.count('<span class="check marked"></span>') == 1
     text, _ = pdf_text(render(maker, doc).pdf)
     assert "Strength 19 Very Hard 100% auto 100% auto 100% auto 95% – –" in text

@@ -73,8 +73,6 @@ def test_render_writes_no_files_and_runs_nothing(path):
     assert bad == []
 
 
-@pytest.mark.xfail(strict=True, reason="render/html.py still works out figures and the reproduce line itself "
-                                       "(edits.reproduce, rules look-up): see notes/r20-run.md")
 def test_render_imports_no_edits_or_rules_loading():
     bad = {n for p in RENDER.rglob("*.py") for n in imported(p)
            if n.startswith("chargen.edits") or n.startswith("chargen.rules.saved") or n.startswith("chargen.rules.load")}

@@ -14,7 +14,8 @@ from tests.sheetvalues import missing, pdf_text
 
 from chargen.generate import make_character
 from chargen.render.contain.fit import fit, in_heading_face, name_style
-from chargen.render.html import HtmlRenderer, engine_extra
+from chargen.render.html import HtmlRenderer
+from chargen.run.figures import figured
 from chargen.render.templates import TemplateSet
 from chargen.rules import load_module
 
@@ -44,7 +45,7 @@ def maker():
 
 
 def sheet(maker, doc, paper, modules=()):
-    html = HtmlRenderer(TemplateSet.load(), paper).sheet(doc, False, engine_extra(doc, modules))
+    html = HtmlRenderer(TemplateSet.load(), paper).sheet(figured(doc, modules), False)
     return maker.render(html)
 
 
@@ -93,7 +94,7 @@ def test_every_script_is_drawn_by_an_installed_font(maker, d100):
     in the heading face in part: a name it cannot draw whole is set wholly in the fallback."""
     for name in SCRIPTS.values():
         assert not in_heading_face(name)
-        html = HtmlRenderer(TemplateSet.load(), "a4").sheet(named(d100, name), False)
+        html = HtmlRenderer(TemplateSet.load(), "a4").sheet(figured(named(d100, name)), False)
         assert 'class="character-name other-script"' in html
     assert in_heading_face(LONG["80"])
 

@@ -8,9 +8,9 @@ a pdf batch gets ``party.pdf`` and ``index.html``, an html batch
 file's bytes.
 
 A *sheet* format (``sheet = True``) needs a :class:`Renderer`, set up once per
-process (WeasyPrint's fonts, the parsed stylesheet), to make its bytes;
-:mod:`chargen.run.sheets` draws sheet formats in worker processes, each
-with its own renderer. A data format needs nothing and is written by the
+process (WeasyPrint's fonts, the parsed stylesheet), to make its bytes, given
+to :meth:`Format.to_bytes` by its caller: :mod:`chargen.run.sheets` draws sheet
+formats in worker processes, each with its own renderer. A data format needs nothing and is written by the
 batch's own process. Nothing here imports the renderer, so reading the
 registry (the CLI's ``--format`` help) stays cheap.
 
@@ -145,12 +145,11 @@ EMBEDDED_CHARACTER = "character.json"  # the name of the document a sheet PDF ca
 
 
 def _renderer(renderer: Renderer | None, fmt: Format) -> Renderer:
-    """The renderer given, else one with the built-in templates on A4 (made for this call)."""
-    if renderer is not None:
-        return renderer
-    from chargen.run.sheets import SheetRenderer
-
-    return SheetRenderer(pdf=fmt.name == "pdf")
+    """The renderer given: a sheet format draws with the one its caller owns (the run wing's
+    :class:`chargen.run.workers.SheetRenderer`)."""
+    if renderer is None:
+        raise TypeError(f"format {fmt.name} draws a sheet: pass to_bytes the renderer to draw it with")
+    return renderer
 
 
 FORMATS: dict[str, Format] = {}

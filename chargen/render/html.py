@@ -15,13 +15,12 @@ The template context is documented in the README ("Character sheets").
 from __future__ import annotations
 
 import traceback
-from collections.abc import Iterable
+from dataclasses import dataclass
 
 import jinja2
 from markupsafe import Markup
 
 from chargen.choices import CARDS_PER_PAGE, PAPERS
-from chargen.edits import reproduce
 from chargen.errors import RenderError
 from chargen.render.contain import bounds
 from chargen.render.contain import standalone as standalone_check
@@ -36,35 +35,15 @@ def layout_of(doc: dict, layout: str = "sheet"):
     return engines.layout(doc["system"]["engine"], layout)
 
 
-def sheet_view(doc: dict, modules: Iterable = (), layout: str = "sheet"):
-    """The typed view a layout's template is given; the rules the character was made with when
-    the layout shows figures computed from them (see :func:`sheet_rules`)."""
-    from chargen.engines import View
+@dataclass(frozen=True, slots=True)
+class Figured:
+    """A character document with what its sheet shows besides it, worked out by the caller
+    (:func:`chargen.run.figures.figured`): its layout's figures (the template's ``extra``) and its
+    reproduce line (``reproduce``: the command, or the values edited by hand)."""
 
-    entry = layout_of(doc, layout)
-    if entry is None:
-        return View(doc, {})
-    return View(doc, entry.figures(doc, sheet_rules(doc, modules) if entry.needs_rules else None))
-
-
-def engine_extra(doc: dict, modules: Iterable = (), layout: str = "sheet") -> dict:
-    """The figures a layout adds to the character for its template (``extra``)."""
-    return dict(sheet_view(doc, modules, layout).figures)
-
-
-def needs_rules(engine: str, layout: str = "sheet") -> bool:
-    """Whether the engine's layout shows figures computed from the rules (and so needs them)."""
-    from chargen import engines
-
-    entry = engines.layout(engine, layout)
-    return entry is not None and entry.needs_rules
-
-
-def sheet_rules(doc: dict, modules: Iterable = ()) -> object:
-    """The rules a character was made with (:func:`chargen.rules.saved.made_with`)."""
-    from chargen.rules.saved import made_with
-
-    return made_with(doc, modules).rules
+    doc: dict
+    extra: dict
+    reproduce: dict
 
 
 def group_by_archetype(items: list[dict]) -> list[dict]:
@@ -114,7 +93,8 @@ class HtmlRenderer:
         standalone_check.check(html.replace(self._style or "", "", 1), self.templates.label, what)
         return html
 
-    def sheet(self, doc: dict, standalone: bool = True, extra: dict | None = None, layout: str = "sheet") -> str:
+    def sheet(self, sheet: Figured, standalone: bool = True, layout: str = "sheet") -> str:
+        doc = sheet.doc
         entry = layout_of(doc, layout)
         if entry is None:
             from chargen import engines
@@ -125,30 +105,29 @@ class HtmlRenderer:
             raise RenderError(f"{self.templates.label}: no {layout} layout for engine '{doc['system']['engine']}' "
                               f"({why})")
         if entry.fragment:
-            return self.collection([(doc, extra)], layout, standalone)
+            return self.collection([sheet], layout, standalone)
         name = self.templates.sheet_template(entry)
-        extra = engine_extra(doc, (), layout) if extra is None else extra
-        html = self._render(name, c=doc, extra=extra, paper=self.paper, stylesheet=self.style(standalone),
-                            reproduce=reproduce(doc))
+        html = self._render(name, c=doc, extra=sheet.extra, paper=self.paper, stylesheet=self.style(standalone),
+                            reproduce=sheet.reproduce)
         return self.standalone(html, f"sheet of '{doc['identity']['name']}'") if standalone else html
 
-    def collection(self, entries: list, layout: str, standalone: bool = True, party: dict | None = None,
+    def collection(self, entries: list[Figured], layout: str, standalone: bool = True, party: dict | None = None,
                    numbers: list[int] | None = None) -> str:
-        """Several characters' blocks or cards on pages (``entries``: ``(doc, extra)``, extra None to
-        compute it), in reading order; with ``party`` (the encounter sheet, block layout) the roster
-        first, and the blocks grouped by archetype when the characters have one. ``numbers``: each
-        character's number in its batch (default its seed index; a party file's lines each count from 0)."""
+        """Several characters' blocks or cards on pages, in reading order; with ``party`` (the
+        encounter sheet, block layout) the roster first, and the blocks grouped by archetype when the
+        characters have one. ``numbers``: each character's number in its batch (default its seed
+        index; a party file's lines each count from 0)."""
         items = []
-        numbers = [doc["seed"]["index"] for doc, _ in entries] if numbers is None else numbers
-        for (doc, extra), n in zip(entries, numbers):
-            entry = layout_of(doc, layout)
+        numbers = [e.doc["seed"]["index"] for e in entries] if numbers is None else numbers
+        for sheet, n in zip(entries, numbers):
+            entry = layout_of(sheet.doc, layout)
             if entry is None or not entry.fragment:
                 raise RenderError(f"{self.templates.label}: no {layout} layout for engine "
-                                  f"'{doc['system']['engine']}'")
-            items.append({"n": n, "anchor": len(items), "reproduce": reproduce(doc), "c": doc, "extra": engine_extra(doc, (), layout) if extra is None else extra,
-                          "template": self.templates.sheet_template(entry)})
+                                  f"'{sheet.doc['system']['engine']}'")
+            items.append({"n": n, "anchor": len(items), "reproduce": sheet.reproduce, "c": sheet.doc,
+                          "extra": sheet.extra, "template": self.templates.sheet_template(entry)})
         title = party["name"] if party else items[0]["c"]["identity"]["name"]
-        scope = layout_of(entries[0][0], layout)
+        scope = layout_of(entries[0].doc, layout)
         encounter = bool(party) and scope.encounter
         groups = group_by_archetype(items) if encounter else [{"label": None, "members": items}]
         html = self._render(COLLECTION, items=items, groups=groups, party=party, layout=layout, title=title,

@@ -19,13 +19,9 @@ import hashlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
-
 from chargen.formats import INDEX_HTML, PARTY_PDF
 from chargen.run.files import atomic_write, create_new, inside, temporary
-
-if TYPE_CHECKING:
-    from chargen.run.sheets import SheetOptions
+from chargen.run.spec import SheetOptions
 
 ROSTER_ROWS = (40, 50)  # cover rows on the first page (under the title), then on each further page
 EARLY_COVER = 2  # the most cover pages laid out before the last sheets are done (see bundle.SheetStage.cover_first)

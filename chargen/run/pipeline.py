@@ -26,16 +26,19 @@ from __future__ import annotations
 import contextlib
 import hashlib
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from chargen.errors import ChargenError, OutputError
-from chargen.formats import BatchInfo, Format, batch_files, resolve
-from chargen.generate import make_character
-from chargen.run.files import atomic_write, character_stem, ignore_interrupts, inside, lock_folder, \
-    remove_stale_temporaries, write_manifest
+from chargen.formats import batch_files
+from chargen.require import RequireError
+from chargen.run.files import atomic_write, ignore_interrupts, inside, lock_folder, remove_stale_temporaries
+from chargen.run.record import BatchResult, Record
+from chargen.run.record import checkpoint as _checkpoint  # noqa: F401 - the checkpoints, with the run
 from chargen.run.resume import ResumeState, resume_state
+from chargen.run.sheetbatch import draw_batch
+from chargen.run.sheets import check_templates
 from chargen.run.spec import RunSpec, SheetOptions
+from chargen.run.writer import Writer
 
 
 class BatchIncomplete(OutputError):
@@ -46,60 +49,9 @@ class BatchIncomplete(OutputError):
         self.done, self.total, self.exit_code = done, total, exit_code
 
 
-@dataclass
-class BatchResult:
-    folder: Path
-    written: list[dict] = field(default_factory=list)  # manifest entries, by index
-    complete: bool = False
-    new: int = 0  # characters written by this run (the rest were done before a resume)
-    drawn: int = 0  # sheet files drawn by this run
-    batch_files: dict | None = None  # party.pdf, index.html: their sha256 once written (None: none asked)
-    already_complete: bool = False  # a resume that found nothing to do
-    redone: dict[str, int] = field(default_factory=dict)  # recorded files made again on a resume, by reason
-
-
-class Pipeline:
+class Pipeline(Writer):
     """One run of ``spec`` with ``module`` (its rules, loaded) into ``folder`` (None: stdout), on
     ``jobs`` processes, telling ``progress`` (a callable taking a count, or None) as characters are done."""
-
-    def __init__(self, spec: RunSpec, module, folder: Path | None = None, jobs: int = 1,
-                 progress: Callable[[int], None] | None = None):
-        self.spec = spec.with_module(module)
-        self.module, self.folder, self.jobs, self.progress = module, folder, jobs, progress
-        self.formats = _formats(spec.formats)
-        for fmt in self.formats:
-            fmt.check_engine(module.engine)
-
-    def make(self, index: int) -> dict:
-        """Character ``index`` of the batch (of a party: its slot's seed, index and request)."""
-        members = self.spec.members
-        if members is None:
-            return make_character(self.module, self.spec.seed, index, self.spec.request)
-        slot = members.slots[index]
-        return make_character(self.module, slot.seed, slot.index, slot.request)
-
-    @property
-    def data(self) -> tuple[Format, ...]:
-        """The data formats with a file per character."""
-        return tuple(f for f in self.formats if not f.sheet and f.per_character)
-
-    @property
-    def files(self) -> tuple[Format, ...]:
-        """The formats with a file per character."""
-        return tuple(f for f in self.formats if f.per_character)
-
-    @property
-    def whole(self) -> tuple[Format, ...]:
-        """The formats with a file for the whole batch, made from every character's part."""
-        return tuple(f for f in self.formats if f.batch_file)
-
-    @property
-    def sheets(self) -> tuple[Format, ...]:
-        return tuple(f for f in self.formats if f.sheet)
-
-    @property
-    def info(self) -> BatchInfo:
-        return BatchInfo(self.module.engine, self.spec.title)
 
     def run(self, resume: bool = False) -> BatchResult:
         """Write the run into its folder; with ``resume``, only what is not done yet. Without sheet
@@ -107,8 +59,6 @@ class Pipeline:
         generate and write chunks of characters (the same bytes as one process). The folder is
         locked for the call (:func:`chargen.run.files.lock_folder`): a second run into it fails at once."""
         if self.sheets:
-            from chargen.run.sheets import check_templates
-
             check_templates(self.spec.sheets, self.sheets)
         with lock_folder(self.folder):
             return self._run(resume)
@@ -119,7 +69,7 @@ class Pipeline:
         result = BatchResult(folder, batch_files={} if batch_files(self.formats) else None)
         state = resume_state(folder, ident, spec.indices, self.formats) if resume else ResumeState()
         result.redone = state.redone
-        record = _Record(ident, result, dict(state.done))
+        record = Record(ident, result, dict(state.done))
         if state.complete:
             result.written, result.batch_files = [state.done[k] for k in sorted(state.done)], state.batch_files
             result.complete = result.already_complete = True
@@ -128,8 +78,6 @@ class Pipeline:
             record.save()
         try:
             if self.sheets:
-                from chargen.run.sheetbatch import draw_batch
-
                 draw_batch(self, state, record)
             else:
                 self._write_data([i for i in spec.indices if i not in state.done], record)
@@ -143,7 +91,7 @@ class Pipeline:
 
     # --- data formats only --------------------------------------------------------
 
-    def _write_data(self, todo: list[int], record: _Record) -> None:
+    def _write_data(self, todo: list[int], record: Record) -> None:
         progress = self.progress
         if hasattr(progress, "begin"):
             progress.begin(len(todo))  # a resumed batch writes only what it lacks
@@ -154,29 +102,7 @@ class Pipeline:
                 if progress:
                     progress(len(entries))
 
-    def write_files(self, doc: dict, files: dict, formats: tuple[Format, ...]) -> dict[str, str]:
-        """Write ``doc`` in ``formats`` under the names in ``files``; their sha256, by format."""
-        digests = {}
-        for fmt in formats:
-            raw = fmt.to_bytes(doc)
-            atomic_write(inside(self.folder, files[fmt.name]), raw)
-            digests[fmt.name] = hashlib.sha256(raw).hexdigest()
-        return digests
-
-    def file_names(self, stem: str) -> dict[str, str]:
-        return {f.name: f.file_name(stem) for f in self.files}
-
-    def parts(self, doc: dict) -> dict[str, str]:
-        return {f.name: f.part(doc) for f in self.whole}
-
-    def write_character(self, index: int) -> dict:
-        doc = self.make(index)
-        files = self.file_names(character_stem(index, doc["identity"]["name"]))
-        entry = {"index": index, "name": doc["identity"]["name"], "files": files,
-                 "sha256": self.write_files(doc, files, self.files)}
-        return {**entry, "parts": self.parts(doc)} if self.whole else entry
-
-    def _write_whole(self, record: _Record) -> None:
+    def _write_whole(self, record: Record) -> None:
         """The batch files of the data formats (roster.csv, ...), from every character's part, in index
         order; a character done by an earlier run is made again for its part."""
         if not self.whole:
@@ -196,43 +122,6 @@ def run_batch(spec: RunSpec, module, folder: Path, jobs: int = 1, progress: Call
               resume: bool = False) -> BatchResult:
     """``Pipeline(spec, module, folder, jobs, progress).run(resume)``."""
     return Pipeline(spec, module, folder, jobs, progress).run(resume)
-
-
-def _formats(names: tuple[str, ...]) -> tuple[Format, ...]:
-    formats = resolve(names)
-    nothing = [f.name for f in formats if not f.per_character and not f.batch_file]
-    if nothing:  # neither a file per character nor one for the batch: nothing to write
-        raise OutputError(f"format {', '.join(nothing)} writes no file per character "
-                          "(a batch writes only formats that do, or that write a batch file)")
-    return formats
-
-
-class _Record:
-    """The characters complete so far, and the manifest that says so (checkpoints at 1, 2, 4, 8, ...)."""
-
-    def __init__(self, ident: dict, result: BatchResult, done: dict[int, dict]):
-        self.ident, self.result, self.done = ident, result, done
-        self.parts: dict[int, dict[str, str]] = {}  # each character's piece of the batch files, by index
-
-    def add(self, entries: list[dict]) -> None:
-        before = len(self.done)
-        for entry in entries:
-            if "parts" in entry:
-                self.parts[entry["index"]] = entry.pop("parts")
-            self.done[entry["index"]] = entry
-        if any(_checkpoint(n) for n in range(before + 1, len(self.done) + 1)):
-            self.save()
-
-    def save(self) -> None:
-        self.result.written = [self.done[k] for k in sorted(self.done)]
-        files = {} if self.result.batch_files is None else {"batch_files": self.result.batch_files}
-        write_manifest(self.result.folder, {**self.ident, "complete": self.result.complete, **files,
-                                            "characters": self.result.written})
-
-    def snapshot(self) -> dict:
-        """The manifest as it stands before the batch files (what party.pdf embeds): the same
-        for a batch run whole and one finished by --resume."""
-        return {**self.ident, "complete": False, "characters": [self.done[k] for k in sorted(self.done)]}
 
 
 PARALLEL_MIN = 500  # below this, starting worker processes costs more than it saves
@@ -268,12 +157,7 @@ def _can_fork() -> bool:
     return "fork" in multiprocessing.get_all_start_methods()
 
 
-def _checkpoint(n: int) -> bool:
-    """Rewrite the manifest after 1, 2, 4, 8, ... characters: at most twice the final manifest's bytes in all."""
-    return n & (n - 1) == 0
-
-
-def _stopped(record: _Record, total: int, cause: BaseException) -> None:
+def _stopped(record: Record, total: int, cause: BaseException) -> None:
     """Record what is complete, then raise :class:`BatchIncomplete` (for a bug, let it propagate)."""
     folder = record.result.folder
     saved = ""
@@ -291,8 +175,6 @@ def _stopped(record: _Record, total: int, cause: BaseException) -> None:
     else:
         return
     n = len(record.result.written)
-    from chargen.require import RequireError
-
     # a --require no attempt meets fails the same way on every run: --resume cannot finish it
     then = ("loosen the --require (it is in the manifest: start again in a new folder, or with --force)"
             if isinstance(cause, RequireError) else "run the same command with --resume to finish it")
@@ -301,4 +183,4 @@ def _stopped(record: _Record, total: int, cause: BaseException) -> None:
         f"{saved}; {then}", n, total, code) from cause
 
 
-__all__ = ["BatchIncomplete", "BatchResult", "Pipeline", "RunSpec", "SheetOptions", "run_batch"]
+__all__ = ["BatchIncomplete", "BatchResult", "Pipeline", "RunSpec", "SheetOptions", "Writer", "run_batch"]

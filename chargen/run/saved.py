@@ -101,7 +101,7 @@ def _check_rules(doc: dict, path: Path, modules: tuple = ()) -> None:
     with the character's rules hash, or a built-in module without house rules."""
     from chargen.errors import RenderError
     from chargen.rules.saved import find, made_with
-    from chargen.render.html import needs_rules
+    from chargen.run.figures import needs_rules
     from chargen.serialize import validate
 
     module = find(doc, modules)

@@ -1,20 +1,17 @@
 """A run with sheet formats: every character through the sheet stage, in order, then party.pdf and
-index.html (:class:`chargen.run.sheets.SheetStage`). Called by :class:`chargen.run.pipeline.Pipeline`."""
+index.html (:class:`chargen.run.sheets.SheetStage`). Called by :class:`chargen.run.pipeline.Pipeline` (a :class:`~chargen.run.writer.Writer`)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from chargen.errors import ChargenError
 from chargen.run.files import character_stem
+from chargen.run.record import Record
 from chargen.run.resume import ResumeState
 from chargen.run.sheets import SheetStage, SheetTask
-
-if TYPE_CHECKING:
-    from chargen.run.pipeline import Pipeline, _Record
+from chargen.run.writer import Writer
 
 
-def draw_batch(run: Pipeline, state: ResumeState, record: _Record) -> None:
+def draw_batch(run: Writer, state: ResumeState, record: Record) -> None:
     """Every character through the sheet stage, in order (a complete one only for party.pdf and
     index.html), then the batch files."""
     indices, progress = run.spec.indices, run.progress
@@ -45,7 +42,7 @@ def draw_batch(run: Pipeline, state: ResumeState, record: _Record) -> None:
         stage.check_failed()
 
 
-def _drawn(record: _Record, task: SheetTask, digests: dict, new: bool) -> None:
+def _drawn(record: Record, task: SheetTask, digests: dict, new: bool) -> None:
     """List a character whose files are all written (a failed sheet is not listed: --resume draws it,
     once the machine has the font)."""
     record.result.new += new
@@ -54,7 +51,7 @@ def _drawn(record: _Record, task: SheetTask, digests: dict, new: bool) -> None:
                  "sha256": {name: digests[name] for name in task.files}}])
 
 
-def _made_first(run: Pipeline, indices: range) -> dict[int, dict]:
+def _made_first(run: Writer, indices: range) -> dict[int, dict]:
     """Every character of the batch, made before any is drawn; none when one cannot be made (a
     --require no attempt meets), which then fails in its turn, after the characters before it."""
     try:
@@ -63,7 +60,7 @@ def _made_first(run: Pipeline, indices: range) -> dict[int, dict]:
         return {}
 
 
-def _prepare(run: Pipeline, index: int, state: ResumeState, doc: dict | None = None):
+def _prepare(run: Writer, index: int, state: ResumeState, doc: dict | None = None):
     """Make character ``index`` (unless ``doc`` is it, made already); write its data files unless
     it is done; the sheet task for it.
 

@@ -219,7 +219,7 @@ class SheetStage:
         layout costs little."""
         from collections import Counter
 
-        from chargen.render.html import engine_extra
+        from chargen.run.figures import engine_extra
 
         first, rest = ROSTER_ROWS
         if len(self.sheets) + len(in_flight) > first + rest * (EARLY_COVER - 1):

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from chargen.formats import PARTY_PDF, Format, batch_files
+from chargen.render.html import Figured
+from chargen.run.figures import figured
 from chargen.run.files import atomic_write, inside
 from chargen.run.spec import SheetOptions
 
@@ -58,8 +60,7 @@ class SheetRenderer:
         self.templates = TemplateSet.load(template_dir)
         self.renderer = HtmlRenderer(self.templates, paper, cards_per_page)
         self._maker = None
-        self._doc: dict | None = None
-        self._extra: dict = {}
+        self._figured: Figured | None = None
         if pdf:
             self.maker()
 
@@ -70,22 +71,22 @@ class SheetRenderer:
             self._maker = PdfMaker(self.templates, self.pdf_variant)
         return self._maker
 
-    def extra(self, doc: dict) -> dict:
-        if doc is not self._doc:
-            from chargen.render.html import engine_extra
+    def figured(self, doc: dict) -> Figured:
+        """``doc`` with its figures and reproduce line, worked out once per document."""
+        if self._figured is None or self._figured.doc is not doc:
+            self._figured = figured(doc, self.modules, self.layout)
+        return self._figured
 
-            self._doc, self._extra = doc, engine_extra(doc, self.modules, self.layout)
-        return self._extra
+    def extra(self, doc: dict) -> dict:
+        return self.figured(doc).extra
 
     def html(self, doc: dict, standalone: bool) -> str:
-        return self.renderer.sheet(doc, standalone, self.extra(doc), self.layout)
+        return self.renderer.sheet(self.figured(doc), standalone, self.layout)
 
     def collection(self, docs: list[tuple[int, dict]], party: dict | None):
         """Blocks or cards of ``docs`` (``(number in the batch, document)``) on pages, as PDF
         (party.pdf's part in a block or card layout)."""
-        from chargen.render.html import engine_extra
-
-        entries = [(doc, engine_extra(doc, self.modules, self.layout)) for _, doc in docs]
+        entries = [figured(doc, self.modules, self.layout) for _, doc in docs]
         html = self.renderer.collection(entries, self.layout, False, party, numbers=[n for n, _ in docs])
         return self.maker().render(html, f"{self.layout} layout of {len(docs)} characters")
 
