@@ -9,8 +9,10 @@ from chargen.systems.rtd.sheet import sheet_context
 
 
 def bounds(rules) -> dict:
-    """What an RTD character can reach under ``rules``: its stats."""
-    return {"/properties/stats/items/properties/value": (rules.stat_min, rules.stat_max)}
+    """What an RTD character can reach under ``rules``: its stats, up to the top roll-off tier's
+    maximum ("Basic stats go from 0 to 20, anything beyond that will require some form of self
+    buffing"; the seed's Master and Godly tiers, up to 50, need them)."""
+    return {"/properties/stats/items/properties/value": (rules.stat_min, rules.buffed_stat_max)}
 
 
 def check_document(doc: dict, rules) -> list[str]:
