@@ -281,6 +281,7 @@ def weapon_sources(rules: D100Rules, bg: Background, w: Weapon, tribal: bool, tr
     ability = ABILITY["parry" if w.kind == "shield" else "attack"]
     base, modifiers = w.base, True
     if bg.tribal_base is not None:
+        tribal = tribal or w.id in bg.tribal_weapons  # a tribal weapon whoever hands it out, or added by hand
         base, modifiers = (bg.tribal_base, True) if tribal else (bg.other_base, bg.other_modifiers)
     gains = xp.weapon_gains(p) if trained else []
     extra = xp.sources(p, base + combat[ability], gains, xp.cap_of(p, weapon=True))

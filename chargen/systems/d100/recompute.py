@@ -102,7 +102,7 @@ def weapon_entry(rules: D100Rules, bg, stored: dict, chars: dict[str, int], comb
     if w is None:
         return stored
     old = stored.get("sources") or [{"source": "base", "value": stored.get("base", w.base)}]
-    tribal = bg.tribal_base is not None and old[0]["value"] == bg.tribal_base
+    tribal = bg.tribal_base is not None and (old[0]["value"] == bg.tribal_base or w.id in bg.tribal_weapons)
     fresh = weapon_skills(rules, bg, chars, combat, [(w, tribal, False)])[0]
     extra = [s for s in old if s.get("source") not in OWN]
     has_cat = any(s.get("source") == "category" for s in old)
