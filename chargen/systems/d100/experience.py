@@ -32,6 +32,14 @@ class Plan:
     def experienced(self) -> bool:
         return self.profession is not None
 
+    @property
+    def undergone(self) -> bool:
+        """Whether previous experience took place: a profession and at least one year. With 0 years
+        the character is the seed's 16-year-old ("Characters that undergo previous experience will
+        get the same basic gear, but their weapons, armour and wealth will be as given under their
+        profession"): the background's money and kit (an archetype's own equipment still applies)."""
+        return self.profession is not None and self.years > 0
+
 
 def check_request(rules, request) -> list[str]:
     """The problems of ``request`` against ``rules``: unknown ids, years that are not 0 to max_years."""
@@ -147,10 +155,11 @@ def weapon_gains(p: Plan) -> list[tuple[str, int]]:
 
 
 def kit_entries(p: Plan) -> tuple | None:
-    """The weapons, armour and kit the profession gives (the archetype's in their place); None: the background's."""
+    """The weapons, armour and kit the profession gives (the archetype's in their place); None: the
+    background's (also after 0 years: see :attr:`Plan.undergone`)."""
     if p.archetype is not None and p.archetype.equipment is not None:
         return p.archetype.equipment
-    return p.profession.equipment if p.profession is not None else None
+    return p.profession.equipment if p.undergone else None
 
 
 def profession_money(rules, p: Plan, bg, roller: Roller) -> dict:

@@ -37,7 +37,7 @@ def generate(rules: D100Rules, request, ctx) -> dict:
     trace_combat(rules, chars, combat, ctx.trail)
     locations = hit_locations(rules, combat["hit_points"])
     categories = {cat.id: cat.value(chars) for cat in rules.categories}
-    money = xp.profession_money(rules, p, background, roller) if p.experienced \
+    money = xp.profession_money(rules, p, background, roller) if p.undergone \
         else starting_money(rules, background, roller)
     kit = outfit(rules, background, rolled, roller, xp.kit_entries(p))
     wear_armour(rules, locations, kit["armour"])
