@@ -127,6 +127,8 @@ class Engine:
     # (rolls, choices, pins, hand edits), each recorded on the trail; None: the engine cannot
     recompute: Callable | None = None
     fill: Callable | None = None  # (rules, doc) -> problems: entries given by id completed (chargen.fill)
+    # (doc, chargen.ranks.Rank) -> int: an archetype's signature figure (its rank's band holds it)
+    signature: Callable | None = None
 
 
 def read_schema(package: str, name: str = "schema.json") -> dict:

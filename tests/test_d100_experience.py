@@ -75,7 +75,7 @@ def test_weapon_skill_gains_reach_the_cap(d100, profession):
 
 def test_one_year_of_soldiering(d100):
     doc = make(d100, 5, 0, profession="soldier", years="1")
-    spear = next(w for w in doc["weapons"] if w["id"] in ("long_spear", "broadsword", "battle_axe"))
+    spear = next(w for w in doc["weapons"] if w["id"] in ("long_spear", "broadsword", "battle_axe", "short_spear", "shortsword"))
     assert spear["sources"][-1] == {"source": "profession", "value": 5, "id": "soldier", "years": 1}
 
 

@@ -145,12 +145,17 @@ def cap_of(p: Plan, weapon: bool = False) -> int:
     return p.profession.weapon_cap if weapon else p.profession.cap
 
 
-def weapon_gains(p: Plan) -> list[tuple[str, int]]:
+def weapon_gains(p: Plan, w=None) -> list[tuple[str, int]]:
+    """The profession's and archetype's gains to a trained weapon ``w`` (an archetype's
+    ``weapon_skill``, and its part for ``w``'s kind or id)."""
     out = []
     if p.profession is not None:
         out.append(("profession", p.profession.weapon_per_year * p.years))
-    if p.archetype is not None and p.archetype.weapon_skill:
-        out.append(("archetype", p.archetype.weapon_skill))
+    if p.archetype is not None:
+        extra = p.archetype.weapon_skill + sum(n for key, n in p.archetype.weapon_skill_by
+                                               if w is not None and key in (w.kind, w.id))
+        if extra:
+            out.append(("archetype", extra))
     return out
 
 
@@ -185,8 +190,9 @@ def experience_block(p: Plan) -> dict:
 
 def key_figures(doc: dict) -> list[tuple[str, int]]:
     """What ``chargen stats`` summarises: age, hit points, the attack and parry abilities, the
-    best weapon attack and parry, and every skill experience raised (its value)."""
-    combat, weapons = doc["combat"], doc["weapons"]
+    best weapon attack and parry (of the weapons the character can use: one below its minimum
+    STR/DEX cannot be used at all, so it is never the best), and every skill experience raised."""
+    combat, weapons = doc["combat"], [w for w in doc["weapons"] if not w.get("below_minimum")]
     out = [("Age", doc["identity"]["age"]), ("Hit points", combat["hit_points"]),
            ("Attack ability", combat["attack"]), ("Parry ability", combat["parry"]),
            ("Best weapon attack %", max((w["attack"] for w in weapons if w["attack"] is not None), default=0)),
@@ -194,3 +200,14 @@ def key_figures(doc: dict) -> list[tuple[str, int]]:
     out += [(s["label"], s["value"]) for s in doc["skills"]
             if any(x["source"] in ("profession", "archetype") for x in s.get("sources", ()))]
     return out
+
+
+def signature(doc: dict, rank) -> int:
+    """An archetype's signature figure (archetypes.yaml ``rank.signature``): a skill's value, or the
+    best attack (a shield's parry) among the matching weapons the character carries and can use
+    (0 when it has none: it cannot fight with them at all)."""
+    if rank.kind == "skill":
+        return next((s["value"] for s in doc["skills"] if s["id"] == rank.what), 0)
+    match = (lambda w: w["kind"] == rank.what) if isinstance(rank.what, str) else (lambda w: w["id"] in rank.what)
+    return max((w["parry"] if w["kind"] == "shield" else w["attack"] for w in doc["weapons"]
+                if match(w) and not w.get("below_minimum")), default=0)

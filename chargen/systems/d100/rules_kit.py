@@ -209,16 +209,22 @@ def _equipment(c: Cursor, refs: dict[str, set[str]]) -> dict:
     if isinstance(ref.value, dict):
         lists = refs.get("weapon_lists", {}) if kind == "weapon" else {}
         ref.mapping(required=("choose",) if not (lists and "list" in ref.value) else ("list",),
-                    optional=("tribal", "usable", "source") + (("list",) if lists else ()))
+                    optional=("tribal", "usable", "source", "fallback") + (("list",) if lists else ()))
         if ref["source"].present:
             ref["source"].source()
         options, weights = _options(ref, table, kind, lists, refs.get("removed_ok", False))
         flags = {k: bool(ref[k].bool()) if ref[k].present else False for k in ("tribal", "usable")}
-        return {kind: options, "weights": weights, **flags} if options else {"gear": ()}
+        fallback = ()
+        if ref["fallback"].present:  # usable: true picks among these when none of the options is usable
+            if not flags["usable"] or kind != "weapon":
+                ref["fallback"].fail("a fallback belongs to a weapon pick with 'usable: true'")
+            fallback = tuple(x for x in (f.ref(table, kind, refs.get("removed_ok", False))
+                                         for f in ref["fallback"].list(1)) if x)
+        return {kind: options, "weights": weights, **flags, "fallback": fallback} if options else {"gear": ()}
     one = ref.ref(table, kind, refs.get("removed_ok", False))
     if one is None and refs.get("removed_ok"):
         return {"gear": ()}  # removed by an overlay: the entry gives nothing
-    return {kind: (one,), "weights": None, "tribal": False, "usable": False}
+    return {kind: (one,), "weights": None, "tribal": False, "usable": False, "fallback": ()}
 
 
 def _options(ref: Cursor, table: set[str], kind: str, lists: dict, removed_ok: bool) -> tuple[tuple, tuple | None]:
