@@ -108,8 +108,9 @@ def _weapon_skill(c: Cursor, weapons: set[str]) -> dict:
         return {"weapon_skill": c.int(0, 100) or 0}
     by = []
     for key, v in c.items():
-        if key != "all" and key not in WEAPON_KINDS:
-            Cursor(v.doc, v.path, key, v.problems).ref(weapons, "weapon or weapon kind (melee, missile, shield, all)")
+        if key != "all" and key not in WEAPON_KINDS and not Cursor(v.doc, v.path, key, v.problems).ref(
+                weapons, "weapon or weapon kind (melee, missile, shield, all)", removed_ok=True):
+            continue  # unknown (a problem), or removed by an overlay (no part for it)
         by.append((key, v.int(0, 100) or 0))
     return {"weapon_skill": dict(by).pop("all", 0), "weapon_skill_by": tuple((k, n) for k, n in by if k != "all")}
 
