@@ -3,6 +3,7 @@
 from chargen.engines import Engine, NameScheme, RollOption, read_schema, register, sheet_block_card
 from chargen.systems.kotm.generate import check_request, draw_identity, fill, generate, pin_targets, recompute
 from chargen.systems.kotm.resolve import ROLL_OPTIONS, resolve
+from chargen.systems.kotm.rules_archetypes import signature
 from chargen.systems.kotm.rules import READS, SD_BOUND
 from chargen.systems.kotm.rules import build as build_rules
 from chargen.systems.kotm.sheet import sheet_context
@@ -43,6 +44,7 @@ ENGINE = register(Engine(
     pins=pin_targets,
     recompute=recompute,
     fill=fill,
+    signature=signature,
 ))
 
 __all__ = ["ENGINE", "ROLL_OPTIONS", "build_rules", "generate", "resolve", "sheet_context"]

@@ -3,6 +3,7 @@
 from chargen.engines import Engine, NameScheme, RollOption, read_schema, register, sheet_block_card
 from chargen.systems.rtd.generate import check_request, draw_identity, fill, generate, pin_targets, recompute
 from chargen.systems.rtd.resolve import ROLL_OPTIONS, resolve
+from chargen.systems.rtd.rules_archetypes import signature
 from chargen.systems.rtd.rules import READS
 from chargen.systems.rtd.rules import build as build_rules
 from chargen.systems.rtd.sheet import sheet_context
@@ -70,6 +71,7 @@ ENGINE = register(Engine(
     pins=pin_targets,
     recompute=recompute,
     fill=fill,
+    signature=signature,
 ))
 
 __all__ = ["ENGINE", "ROLL_OPTIONS", "build_rules", "generate", "resolve", "sheet_context"]
