@@ -236,3 +236,18 @@ def test_a_tribal_weapon_has_the_barbarian_base_whoever_hands_it_out(d100):
     axe, flail = doc["weapons"][-2:]
     assert axe["base"] == 15 and axe["attack"] == 15 + doc["combat"]["attack"]
     assert flail["base"] == 5 and flail["attack"] == 5  # a flat 05%, no ability modifiers yet
+
+
+def test_the_block_marks_a_weapon_below_its_minimum(tmp_path):
+    """The block (and card) layout says a weapon the character cannot use is one (document field
+    weapons[].below_minimum); a usable one carries no mark."""
+    from click.testing import CliRunner
+
+    from chargen.cli import cli
+
+    r = CliRunner().invoke(cli, ["generate", "--seed", "42", "--index", "16", "--format", "html", "--layout", "block",
+                                 "-o", str(tmp_path / "b")])
+    assert r.exit_code == 0, r.output
+    html = next((tmp_path / "b").glob("0016-*.html")).read_text("utf-8")
+    assert 'Broadsword <span class="warn">(cannot use: STR/DEX 1/1 short)</span>' in html
+    assert "Belt knife</td>" in html
