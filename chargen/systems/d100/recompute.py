@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 
+from chargen.systems.d100 import experience as xp
 from chargen.systems.d100.generate import (
     combat_abilities, experience_modifier, hit_locations, signed, wear_armour, weapon_skills,
 )
@@ -71,13 +72,16 @@ def trace_combat(rules: D100Rules, chars: dict[str, int], combat: dict, trail) -
                  **{c: chars[c] for c in (rules.hp_base, *(c for c, _ in rules.hp_modifiers))})
 
 
-def skill_entry(rules: D100Rules, stored: dict, chars: dict[str, int], categories: dict[str, int], trail) -> dict:
+def skill_entry(rules: D100Rules, stored: dict, chars: dict[str, int], categories: dict[str, int], trail,
+                p: xp.Plan | None = None) -> dict:
     sk = next((s for s in rules.skills if s.id == stored["id"]), None)
     if sk is None:
         return stored
     base = sk.base if sk.base_char is None else chars[sk.base_char] * sk.base_times
     modifier = categories[sk.category]
     extra = [s for s in stored.get("sources", ()) if s.get("source") not in OWN]
+    if p is not None:
+        extra = recapped(p, extra, base + modifier, xp.skill_gains(p).get(sk.id, []), xp.cap_of(p))
     gained = sum(s["value"] for s in extra)
     sources = [{"source": "base", "value": base}, {"source": "category", "id": sk.category, "value": modifier}] + extra
     cat = next(c for c in rules.categories if c.id == sk.category)
@@ -97,7 +101,29 @@ def skill_entry(rules: D100Rules, stored: dict, chars: dict[str, int], categorie
     return out
 
 
-def weapon_entry(rules: D100Rules, bg, stored: dict, chars: dict[str, int], combat: dict, trail) -> dict:
+def plan_of(rules: D100Rules, doc: dict) -> xp.Plan:
+    """The previous experience a saved character records (profession, years, archetype), for
+    re-capping its gains when an input changes as generation caps them."""
+    exp = doc.get("experience") if isinstance(doc.get("experience"), dict) else {}
+    prof = rules.experience.professions.get(((exp.get("profession") or {}).get("id")) or "")
+    arche = rules.archetypes.get((doc.get("archetype") or {}).get("id") or "")
+    years = exp.get("years") if isinstance(exp.get("years"), int) else 0
+    return xp.Plan(arche, prof, years)
+
+
+def recapped(p: xp.Plan, extra: list[dict], before: int, gains: list[tuple[str, int]], cap: int) -> list[dict]:
+    """The experience sources of a value now at ``before`` (base and ability): the profession's and
+    archetype's gains capped again as generation caps them ("experience never raises a value above
+    the cap": a raised STR does not take a weapon past it), the other sources kept. Unchanged when
+    the stored sources hold no such gain (the value was not trained) or the rules lack the profession."""
+    mine = ("profession", "archetype")
+    if p.profession is None or not any(s.get("source") in mine for s in extra):
+        return extra
+    return xp.sources(p, before, gains, cap) + [s for s in extra if s.get("source") not in mine]
+
+
+def weapon_entry(rules: D100Rules, bg, stored: dict, chars: dict[str, int], combat: dict, trail,
+                 p: xp.Plan | None = None) -> dict:
     w = rules.weapons.get(stored["id"])
     if w is None:
         return stored
@@ -105,6 +131,9 @@ def weapon_entry(rules: D100Rules, bg, stored: dict, chars: dict[str, int], comb
     tribal = bg.tribal_base is not None and (old[0]["value"] == bg.tribal_base or w.id in bg.tribal_weapons)
     fresh = weapon_skills(rules, bg, chars, combat, [(w, tribal, False)])[0]
     extra = [s for s in old if s.get("source") not in OWN]
+    p = p or xp.Plan()
+    own_ability = ABILITY["parry" if w.kind == "shield" else "attack"]
+    extra = recapped(p, extra, old[0]["value"] + combat[own_ability], xp.weapon_gains(p, w), xp.cap_of(p, weapon=True))
     has_cat = any(s.get("source") == "category" for s in old)
     base = old[0]["value"]
     own = ABILITY["parry" if w.kind == "shield" else "attack"]  # a shield's sources sum to its parry
@@ -139,6 +168,7 @@ def recompute(rules: D100Rules, doc: dict, trail) -> dict:
     """The body of ``doc`` with every derived value recomputed from its inputs."""
     chars = dict(doc["characteristics"])
     bg = next((b for _, _, b in rules.backgrounds.rows if b.id == doc["background"]["id"]), None)
+    p = plan_of(rules, doc)
     combat = combat_abilities(rules, chars)
     trace_combat(rules, chars, combat, trail)
     locations = hit_locations(rules, combat["hit_points"])
@@ -160,8 +190,8 @@ def recompute(rules: D100Rules, doc: dict, trail) -> dict:
     body.update(
         combat=combat, hit_locations=locations, skill_categories=categories,
         experience_modifier=experience_modifier(rules, chars),
-        skills=[skill_entry(rules, s, chars, categories, trail) for s in doc["skills"]],
-        weapons=[weapon_entry(rules, bg, w, chars, combat, trail) for w in doc["weapons"]] if bg else doc["weapons"],
+        skills=[skill_entry(rules, s, chars, categories, trail, p) for s in doc["skills"]],
+        weapons=[weapon_entry(rules, bg, w, chars, combat, trail, p) for w in doc["weapons"]] if bg else doc["weapons"],
         armour=[{"id": a.id, "label": a.label, "ap": a.ap, "enc": a.enc, "covers": list(a.covers)}
                 for a in (rules.armour[x["id"]] for x in doc["armour"] if x["id"] in rules.armour)],
     )
