@@ -92,7 +92,7 @@ def read_rank(c: Cursor, table: RankTable | None, check: Callable[[Cursor, str],
     band_id = c["band"].ident()
     band = table.band(band_id) if band_id else None
     if band_id and band is None:
-        c["band"].fail(f"unknown rank '{band_id}' (expected one of: {', '.join(b.id for b in table.bands)})")
+        c["band"].fail(f"unknown rank '{band_id}' (expected one of: {', '.join(str(b.id) for b in table.bands)})")
     sig = c["signature"]
     if not isinstance(sig.value, dict) or len(sig.value) != 1:
         sig.fail("expected one mapping entry, such as {weapon: missile} or {skill: oratory}")
