@@ -64,7 +64,7 @@ def weighted(c: Cursor, known: set[str] | dict, what: str,
 
 def entries(c: Cursor) -> list[Cursor]:
     """The archetype entries of an ``archetypes.yaml`` (``source`` and ``archetypes``), ids checked unique."""
-    c.mapping(required=("source", "archetypes"))
+    c.mapping(required=("source", "archetypes"), optional=("ranks",))  # ranks: chargen.ranks
     c["source"].source()
     items = c["archetypes"].list()
     check_unique(items, "id", "archetype")

@@ -111,24 +111,86 @@ def disagreements(doc: dict, rules: object) -> list[Disagreement]:
     quick = recompute(doc, rules, record=False)
     if quick is None or _same(doc, quick[0]):
         return []
-    return _compare(doc, *recompute(doc, rules))
+    return _compare(doc, *recompute(doc, rules), as_made(doc, rules))
+
+
+def as_made(doc: dict, rules: object) -> dict:
+    """The body as the rules give it from the inputs the character was MADE with (each
+    edited input set back to its ``input:`` trail step): a stored value that differs from its own is
+    a derived value edited by hand (kept), one that matches it is stale (an input changed)."""
+    made = copy.deepcopy(doc)
+    for step in doc.get("trail", ()):
+        if isinstance(step, dict) and str(step.get("rule", "")).startswith("input:") and "path" in step:
+            parts = paths.split(step["path"])
+            node = made
+            for key in parts[:-1]:
+                node = paths.step(node, key)
+            target = paths.step(node, parts[-1]) if isinstance(node, (dict, list)) else None
+            if isinstance(target, dict) and "value" in target:
+                target["value"] = step["value"]
+            elif isinstance(target, dict) and "id" in target:
+                target["id"] = step["value"]
+            elif isinstance(node, dict) and parts[-1] in node:
+                node[parts[-1]] = step["value"]
+    done = recompute(made, rules, record=False)
+    return {} if done is None else {k: v for k, v in done[0].items() if k not in ENVELOPE}
 
 
 def _same(doc: dict, body: dict) -> bool:
     return all(doc.get(k) == v for k, v in body.items() if k not in ENVELOPE)  # at C speed
 
 
-def _compare(doc: dict, body: dict, trail: Trail) -> list[Disagreement]:
+_GONE = object()
+# Lists whose records are derived from the tracked inputs (the ``input:`` trail steps) and their own
+# stored entries alone: a figure of theirs that the rules give differently even from the inputs as
+# made was edited by hand (kept). Elsewhere (hit locations follow the armour, which has no input
+# step) a value with no trail step that disagrees is stale.
+OWN_INPUTS = ("weapons", "skills")
+
+
+def _compare(doc: dict, body: dict, trail: Trail, made: dict | None = None) -> list[Disagreement]:
+    """``made``: the body :func:`as_made` gives (None: a value with no trail step counts as stale)."""
     stored_steps, changed = _stored_steps(doc), edited_inputs(doc)
-    out = []
-    fresh = dict(paths.leaves({k: v for k, v in body.items() if k not in ENVELOPE}))
+    out, seen = [], set()
+    mine = {k: v for k, v in body.items() if k not in ENVELOPE}
+    fresh = dict(paths.leaves(mine))
     for path, stored in paths.leaves({k: doc[k] for k in body if k in doc and k not in ENVELOPE}):
-        if path not in fresh or fresh[path] == stored or ".sources." in path:
+        if ".sources." in path:
             continue  # (a source's value disagrees with its record's: the record's line says so)
+        if path not in fresh:  # a value whose shape changed (a below_minimum null <-> its shortfall)
+            path, stored = _reshaped(doc, mine, path)
+            if path is None or path in seen:
+                continue
+            now = paths.lookup(mine, path)
+        elif fresh[path] == stored:
+            continue
+        else:
+            now = fresh[path]
+        seen.add(path)
         by_sources = _sources_edited(doc, path)
-        edited = by_sources if by_sources is not None else (path in stored_steps and stored_steps[path] != stored)
-        out.append(Disagreement(path, stored, fresh[path], _why(path, trail, changed), edited))
+        if by_sources is not None:
+            edited = by_sources
+        elif path in stored_steps:
+            edited = stored_steps[path] != stored
+        elif paths.split(path)[0] in OWN_INPUTS and made is not None:
+            as_made_value = paths.lookup(made, path, _GONE)
+            edited = as_made_value is not _GONE and as_made_value != stored
+        else:
+            edited = False  # stale: an input changed
+        out.append(Disagreement(path, stored, now, _why(path, trail, changed), edited))
     return out
+
+
+def _reshaped(doc: dict, body: dict, path: str) -> tuple[str | None, object]:
+    """The nearest record at or above ``path`` that the body has and that differs from the stored one."""
+    parts = paths.split(path)
+    for n in range(len(parts), 0, -1):
+        sub = ".".join(parts[:n]).replace(".[", "[")
+        now = paths.lookup(body, sub, _GONE)
+        if now is not _GONE:
+            stored = paths.lookup(doc, sub)
+            return (sub, stored) if now != stored else (None, None)
+    return None, None
 
 
 def recomputed(doc: dict, rules: object) -> dict:
@@ -138,7 +200,7 @@ def recomputed(doc: dict, rules: object) -> dict:
     if quick is None or (_same(doc, quick[0]) and not edited_inputs(doc)):
         return doc  # nothing edited: drawn as stored
     done = recompute(doc, rules)
-    problems = _compare(doc, *done)
+    problems = _compare(doc, *done, as_made(doc, rules))
     out = copy.deepcopy(doc)
     for key, value in done[0].items():
         if key not in ENVELOPE:

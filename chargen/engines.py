@@ -166,6 +166,8 @@ class Engine:
     # the folders of the rules modules an engine outside the package ships (each with its module.yaml):
     # listed by `chargen systems` and loaded by id, without --rules-dir
     modules: tuple[Path, ...] = ()
+    # (doc, chargen.ranks.Rank) -> int: an archetype's signature figure (its rank's band holds it)
+    signature: Callable | None = None
 
 
 def read_schema(package: str, name: str = "schema.json") -> dict:

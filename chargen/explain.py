@@ -124,11 +124,27 @@ def _explain(doc: dict, path: str, node: object, trail: list[Derivation], proble
     out = [f"{path}: {_brief(node)}"]
     if path in pins:
         out.append(f"{INDENT}pinned with --set {path}={pins[path]} (its roll was made, then replaced)")
+    made = {s["path"]: s["value"] for s in doc.get("trail", ()) if isinstance(s, dict)
+            and str(s.get("rule", "")).startswith("input:") and "path" in s}
+    for p, now in edits.edited_inputs(doc).items():
+        if p == path or p.startswith(path + "."):
+            out.append(f"{INDENT}{p}: edited by hand: {paths.shown(now)}, made as {paths.shown(made.get(p))} "
+                       "(the values derived from it follow the edit)")
+    listed = set()
     for d in problems:
         if d.path == path or d.path.startswith(path + "."):
             kind = "edited by hand, kept" if d.edited else "stale"
+            listed.add(d.path)
             out.append(f"{INDENT}{d.path}: stored {paths.shown(d.stored)}, the rules give {paths.shown(d.rules)} "
                        f"({kind}; from {d.why})")
+    for d in trail:  # a value the rules give from rolls only (money, age): stored otherwise, it was edited by hand
+        stored = paths.lookup(doc, d.path)
+        if (d.path == path or d.path.startswith(path + ".")) and d.path not in listed and not d.rule.startswith("input:") \
+                and not isinstance(stored, (dict, list)) and stored is not None and stored != d.value \
+                and d.path not in made:
+            listed.add(d.path)
+            out.append(f"{INDENT}{d.path}: stored {paths.shown(stored)}, the rules give {paths.shown(d.value)} "
+                       "(edited by hand, kept)")
     for r in _rolls(doc, path):
         out.append(f"{INDENT}{_roll_line(r)}")
     if isinstance(node, dict) and isinstance(node.get("sources"), list):

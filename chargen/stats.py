@@ -40,14 +40,43 @@ def spread(label: str, values: list[int]) -> Spread:
                   tuple(percentile(ordered, p) for p in PERCENTILES))
 
 
+@dataclass(frozen=True, slots=True)
+class RankShare:
+    """How an archetype's sample sits against its declared rank (archetypes.yaml ``rank``)."""
+    band: str            # "skilled (51-70)"
+    signature: str       # "weapon missile"
+    of: str              # what the module's bands measure
+    n: int
+    in_band: int
+
+    def line(self) -> str:
+        return (f"rank: {self.band} on {self.signature} ({self.of}); {self.in_band} of {self.n} in band "
+                f"({100 * self.in_band / self.n:.1f}%)\n")
+
+
 def sample(module: RulesModule, request: GenerationRequest, count: int, seed: int) -> list[Spread]:
     """The key figures of characters 0..count-1 of ``seed``, each figure's spread, in first-seen order."""
-    view = engines.require(module.engine).view
+    return sample_with_rank(module, request, count, seed)[0]
+
+
+def sample_with_rank(module: RulesModule, request: GenerationRequest, count: int,
+                     seed: int) -> tuple[list[Spread], RankShare | None]:
+    """:func:`sample`, and with an archetype that declares a rank, the share of the sample in its band."""
+    engine = engines.require(module.engine)
+    arche = getattr(module.rules, "archetypes", {}).get(request.archetype or "")
+    rank = getattr(arche, "rank", None) if engine.signature is not None else None
     values: dict[str, list[int]] = {}
+    held = 0
     for i in range(count):
-        for figure in view(make_character(module, seed, i, request), module.rules).key_figures:
+        doc = make_character(module, seed, i, request)
+        for figure in engine.view(doc, module.rules).key_figures:
             values.setdefault(figure.label, []).append(int(figure.value))
-    return [spread(label, v) for label, v in values.items()]
+        if rank is not None:
+            held += rank.band.holds(engine.signature(doc, rank))
+    share = None
+    if rank is not None:
+        share = RankShare(f"{rank.band.id} ({rank.band.span()})", rank.shown, rank.of, count, held)
+    return [spread(label, v) for label, v in values.items()], share
 
 
 def table(spreads: list[Spread]) -> str:

@@ -69,12 +69,13 @@ def test_the_veteran_beats_the_recruit_nearly_always():
 def test_d100_overrides(d100):
     for i in range(30):
         doc = make_character(d100, 4, i, GenerationRequest(archetype="guard_sergeant"))
-        assert 8 <= doc["characteristics"]["str"] <= 18 and 8 <= doc["characteristics"]["con"] <= 18
+        assert 8 <= doc["characteristics"]["str"] <= 18 and 9 <= doc["characteristics"]["con"] <= 19
         assert doc["background"]["id"] in ("townsfolk", "peasant")
         assert 24 <= doc["identity"]["age"] <= 30
         assert doc["archetype"] == {"id": "guard_sergeant", "label": "Guard sergeant"}
         ids = [w["id"] for w in doc["weapons"]]
-        assert ids[0] == "belt_knife" and ids[1] in ("broadsword", "mace") and ids[2:] == ["medium_shield", "light_crossbow"]
+        assert ids[0] == "belt_knife" and ids[1] in ("broadsword", "mace") and ids[3] == "light_crossbow"
+        assert ids[2] == ("medium_shield" if doc["characteristics"]["str"] >= 9 else "small_shield")  # its fallback
         oratory = next(s for s in doc["skills"] if s["id"] == "oratory")
         assert {"source": "archetype", "value": 10, "id": "guard_sergeant"} in oratory["sources"]
 
@@ -132,9 +133,18 @@ def test_an_overlay_adds_and_changes_archetypes(tmp_path):
      "changes.archetypes.add.archetypes[0].characteristics.str: dice 1D6-3 can roll below 0 (a characteristic is at least 0)"),
     ("{id: x, label: X, source: default, background: {peasant: 0}}",
      "changes.archetypes.add.archetypes[0].background.peasant: 0 is out of range (expected 1 to 1000)"),
-    ("{id: x, label: X, source: default, background: peasant, rank: 3}",
-     "changes.archetypes.add.archetypes[0].rank: unknown key (allowed: background, characteristics, equipment, id, label, names, "
-     "profession, skills, source, tier, weapon_skill, years)"),
+    ("{id: x, label: X, source: default, background: peasant, grade: 3}",
+     "changes.archetypes.add.archetypes[0].grade: unknown key (allowed: background, characteristics, equipment, id, label, names, "
+     "profession, rank, skills, source, tier, weapon_skill, years)"),
+    ("{id: x, label: X, source: default, background: peasant, rank: {band: elite, signature: {skill: oratory}}}",
+     "changes.archetypes.add.archetypes[0].rank.band: unknown rank 'elite' (expected one of: rabble, novice, skilled, "
+     "veteran, master)"),
+    ("{id: x, label: X, source: default, background: peasant, rank: {band: novice, signature: {weapon: spear}}}",
+     "changes.archetypes.add.archetypes[0].rank.signature.weapon: unknown weapon 'spear' (expected one of: battle_axe, "
+     "belt_knife, broadsword, club, composite_bow, dagger, great_axe, greatsword, hand_axe, javelin, large_shield, "
+     "light_crossbow, ...)"),
+    ("{id: x, label: X, source: default, background: peasant, rank: {band: novice, signature: {luck: 3}}}",
+     "changes.archetypes.add.archetypes[0].rank.signature: unknown signature 'luck' (expected one of: weapon, skill)"),
 ])
 def test_bad_archetypes_are_problems_at_their_line(tmp_path, entry, problem):
     path = tmp_path / "house.yaml"

@@ -62,7 +62,7 @@ def test_weapon_skill_gains_reach_the_cap(d100, profession):
 
 def test_one_year_of_soldiering(d100):
     doc = make(d100, 5, 0, profession="soldier", years="1")
-    spear = next(w for w in doc["weapons"] if w["id"] in ("long_spear", "broadsword", "battle_axe"))
+    spear = next(w for w in doc["weapons"] if w["id"] in ("long_spear", "broadsword", "battle_axe", "short_spear", "shortsword"))
     assert spear["sources"][-1] == {"source": "profession", "value": 5, "id": "soldier", "years": 1}
 
 
@@ -169,3 +169,25 @@ def test_an_overlay_removing_backgrounds_removes_them_from_professions_and_arche
     with pytest.raises(ChargenError) as e:
         check_request(module, GenerationRequest(profession="knight", years="2"))
     assert str(e.value) == "--profession: 'knight' is open to no background of this module (its backgrounds were removed)"
+
+
+@pytest.mark.parametrize("profession", ["soldier", "merchant", "tribal_warrior"])
+def test_zero_years_is_the_backgrounds_16_year_old(d100, profession):
+    """0 years: no previous experience undergone ("Characters that undergo previous experience will
+    get the same basic gear, but their weapons, armour and wealth will be as given under their
+    profession"), so the background's wealth and kit, as a plain 16-year-old has them."""
+    for index in range(6):
+        doc = make(d100, 7, index, profession=profession, years="0")
+        bg = next(b for _, _, b in d100.rules.backgrounds.rows if b.id == doc["background"]["id"])
+        assert doc["identity"]["age"] == 16 and doc["experience"]["years"] == 0
+        money = next(r for r in doc["rolls"] if r["for"] == "money")
+        assert money["dice"] == str(bg.money_dice)
+        assert doc["money"]["starting"] == money["total"] * bg.money_times > 0
+        assert doc["money"]["income"] == (doc["money"]["starting"] if bg.income else None)
+        assert not any(x["source"] == "profession" for w in doc["weapons"] for x in w["sources"])
+        plain = make_character(d100, 7, index, GenerationRequest())
+        if plain["background"] == doc["background"] and plain["characteristics"] == doc["characteristics"]:
+            assert [w["id"] for w in plain["weapons"]] == [w["id"] for w in doc["weapons"]]
+    poor = next(make(d100, 7, i, profession="soldier", years="0") for i in range(40)
+                if make(d100, 7, i, profession="soldier", years="0")["background"]["id"] == "poor_noble")
+    assert [a["id"] for a in poor["armour"]] == ["ringmail_hauberk", "open_helm"]  # the poor noble's own kit

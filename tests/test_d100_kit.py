@@ -220,3 +220,39 @@ def test_the_roster_names_the_best_weapon_the_character_can_use(d100):
         [("belt_knife", 5, False), ("hand_axe", 20, False), ("self_bow", 20, True)]
     doc["weapons"][1]["below_minimum"] = {"str": 2, "dex": 0, "usable": False}
     assert roster(doc)[-1] == ("Belt knife", "5%")
+
+
+def test_a_tribal_weapon_has_the_barbarian_base_whoever_hands_it_out(d100):
+    """Seed: "Barbarians have a 15% base chance with their tribal weapons (see Previous Experience).
+    All other weapons are at a flat 05%": a tribal-list weapon is tribal whether the background's
+    kit, another profession's or an archetype's equipment, or a hand edit gives it."""
+    from chargen.generate import GenerationRequest
+    from chargen.systems.d100.recompute import fill
+
+    bg = _bg(d100, "barbarian")
+    assert bg.tribal_weapons == {"short_spear", "hand_axe", "club", "broadsword", "sling", "self_bow", "javelin"}
+    doc = make_character(d100, 3, 2, GenerationRequest(archetype="bandit"))  # a barbarian bandit's bow
+    assert doc["background"]["id"] == "barbarian"
+    bow = next(w for w in doc["weapons"] if w["id"] == "self_bow")
+    assert bow["base"] == 15 and bow["sources"][:2] == [
+        {"source": "base", "value": 15}, {"source": "category", "id": "attack", "value": doc["combat"]["attack"]}]
+    doc["weapons"] += [{"id": "hand_axe"}, {"id": "war_hammer"}]  # added by hand, by id alone
+    assert fill(d100.rules, doc) == []
+    axe, flail = doc["weapons"][-2:]
+    assert axe["base"] == 15 and axe["attack"] == 15 + doc["combat"]["attack"]
+    assert flail["base"] == 5 and flail["attack"] == 5  # a flat 05%, no ability modifiers yet
+
+
+def test_the_block_marks_a_weapon_below_its_minimum(tmp_path):
+    """The block (and card) layout says a weapon the character cannot use is one (document field
+    weapons[].below_minimum); a usable one carries no mark."""
+    from click.testing import CliRunner
+
+    from chargen.cli import cli
+
+    r = CliRunner().invoke(cli, ["generate", "--seed", "42", "--index", "16", "--format", "html", "--layout", "block",
+                                 "-o", str(tmp_path / "b")])
+    assert r.exit_code == 0, r.output
+    html = next((tmp_path / "b").glob("0016-*.html")).read_text("utf-8")
+    assert 'Broadsword <span class="warn">(cannot use: STR/DEX 1/1 short)</span>' in html
+    assert "Belt knife</td>" in html

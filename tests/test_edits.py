@@ -268,3 +268,115 @@ def test_explain_names_the_house_rules_an_entry_came_from(tmp_path):
     assert run("check", path, "--rules", grim).exit_code == 0
     r = run("check", path)
     assert r.exit_code == 1 and "give the same --rules/--rules-dir it was made with" in r.output
+
+
+def _veteran(d100):
+    from chargen.generate import GenerationRequest
+
+    return GenerationRequest(archetype="veteran_soldier")
+
+
+def test_a_hand_raised_str_keeps_a_weapon_at_its_profession_cap(tmp_path, d100):
+    """Raising STR by hand gives what --set of the same STR gives: experience never takes a weapon past
+    the profession's cap (soldier: 85), so a higher attack ability leaves less gain, not 90."""
+    doc = make_character(d100, 5, 0, _veteran(d100))
+    axe = paths.lookup(doc, "weapons.battle_axe")
+    assert doc["characteristics"]["str"] == 14 and axe["attack"] == 85
+    doc["characteristics"]["str"] = 18
+    path = tmp_path / "str18.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    from chargen.generate import GenerationRequest
+    from chargen.pins import resolve
+
+    from chargen import engines
+
+    targets = engines.require("d100").pins(d100.rules)
+    pinned = make_character(d100, 5, 0, GenerationRequest(archetype="veteran_soldier",
+                                                          pins=resolve(targets, ["characteristics.str=18"])))
+    drawn = as_drawn(json.loads(path.read_text("utf-8")))
+    assert paths.lookup(pinned, "weapons.battle_axe")["attack"] == 85
+    assert {w["id"]: (w["attack"], w["parry"], w["sources"]) for w in drawn["weapons"]} == \
+        {w["id"]: (w["attack"], w["parry"], w["sources"]) for w in pinned["weapons"]}
+    assert not any("battle_axe.attack" in line for line in run("check", str(path)).stdout.splitlines())
+
+
+def test_check_reports_a_stale_below_minimum(tmp_path, d100):
+    doc = make_character(d100, 5, 0, _veteran(d100))
+    doc["characteristics"]["str"] = 5
+    path = tmp_path / "weak.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    lines = run("check", str(path)).stdout.splitlines()
+    assert f'{path}: weapons.battle_axe.below_minimum: stored null, the rules give {{"str": 8, "dex": 0, "usable": false}} ' \
+           f"(from str 5, dex 15)" in lines
+    drawn = as_drawn(json.loads(path.read_text("utf-8")))
+    assert paths.lookup(drawn, "weapons.battle_axe")["below_minimum"] == {"str": 8, "dex": 0, "usable": False}
+
+
+@pytest.mark.parametrize("key, value", [("parry", 95), ("sr", 4), ("damage_modifier", "+1D6")])
+def test_a_hand_edited_weapon_figure_is_kept_and_called_an_edit(tmp_path, d100, key, value):
+    doc = make_character(d100, 5, 0, _veteran(d100))
+    paths.lookup(doc, "weapons.battle_axe")[key] = value
+    path = tmp_path / "edited.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    r = run("check", str(path))
+    assert r.exit_code == 1 and r.stdout.splitlines()[0].startswith(f"{path}: weapons.battle_axe.{key}: stored ")
+    assert r.stdout.splitlines()[0].endswith("; edited by hand, kept")
+    drawn = as_drawn(json.loads(path.read_text("utf-8")))
+    assert paths.lookup(drawn, "weapons.battle_axe")[key] == value
+    assert drawn["edits"] == {f"weapons.battle_axe.{key}": paths.lookup(make_character(d100, 5, 0, _veteran(d100)),
+                                                                        "weapons.battle_axe")[key]}
+    html = run("render", str(path), "--format", "html").stdout
+    assert f"edited by hand (weapons.battle_axe.{key}): no chargen command makes this character" in html
+
+
+def _explained(d100, doc, path):
+    return explain(doc, d100.rules, path)
+
+
+@pytest.mark.parametrize("request_", [None, "veteran_soldier", "bandit", "noble_knight"])
+def test_explain_derives_money_age_experience_modifier_and_strike_ranks(d100, request_):
+    from chargen.generate import GenerationRequest
+
+    for i in range(8):
+        doc = make_character(d100, 3, i, GenerationRequest(archetype=request_))
+        for path in ("money.starting", "identity.age", "experience_modifier", "combat.strike_ranks.siz",
+                     "combat.strike_ranks.dex"):
+            lines = _explained(d100, doc, path)
+            assert "nothing rolled or derived" not in "\n".join(lines) and len(lines) >= 3, (path, lines)
+            assert lines[1].startswith(f"  {path}: {paths.shown(paths.lookup(doc, path))}, ")
+        every = explain_all(doc, d100.rules)
+        assert "edited by hand" not in "\n".join(every) and "stale" not in "\n".join(every)
+        for path in ("money.starting", "identity.age", "experience_modifier", "combat.strike_ranks.siz"):
+            assert f"{path}: {paths.shown(paths.lookup(doc, path))}" in every
+
+
+def test_a_weapons_explanation_adds_up(d100):
+    """Its base, ability and every experience part by name (profession and years, archetype) sum to the
+    figure; its strike rank names the weapon's own SR."""
+    from chargen.generate import GenerationRequest
+
+    doc = make_character(d100, 3, 1, GenerationRequest(archetype="bandit_chief"))
+    sword = next(w for w in doc["weapons"] if w["id"] in ("broadsword", "scimitar"))
+    lines = _explained(d100, doc, f"weapons.{sword['id']}.attack")
+    parts = {ln.strip().rsplit(" ", 1)[0]: int(ln.strip().rsplit(" ", 1)[1]) for ln in lines[4:]
+             if not ln.strip().startswith("combat.attack")}
+    ability = doc["combat"]["attack"]
+    assert {k for k in parts} == {"base", "profession outlaw (8 years)", "archetype bandit_chief"}
+    assert sum(parts.values()) + ability == sword["attack"]
+    assert "professions.yaml: professions.outlaw.weapon_skill: " in lines[3] or any(
+        "professions.outlaw.weapon_skill" in ln for ln in lines)
+    assert any("archetypes.yaml: archetypes.bandit_chief.weapon_skill: " in ln for ln in lines)
+    sr = _explained(d100, doc, f"weapons.{sword['id']}.sr")
+    assert "plus the weapon's own strike rank" in sr[1] and "    weapon sr 2" in sr
+
+
+def test_explain_calls_a_hand_edit_one(d100):
+    doc = make_character(d100, 3, 0)
+    made_int = doc["characteristics"]["int"]
+    doc["characteristics"]["int"] = made_int + 2
+    doc["money"]["starting"] += 1000
+    assert f"  characteristics.int: edited by hand: {made_int + 2}, made as {made_int} " \
+           "(the values derived from it follow the edit)" in _explained(d100, doc, "characteristics.int")
+    money = _explained(d100, doc, "money.starting")
+    assert money[1] == f"  money.starting: stored {doc['money']['starting']}, the rules give " \
+                       f"{doc['money']['starting'] - 1000} (edited by hand, kept)"

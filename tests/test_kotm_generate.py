@@ -1,5 +1,6 @@
 """Generated KoTM characters: exact values for a seed, and invariants for any seed."""
 
+import json
 from fractions import Fraction
 
 import pytest
@@ -83,3 +84,28 @@ def test_names_are_unique_in_a_batch_while_the_lists_last(system):
     assert len({d["identity"]["name"] for d in docs}) == 600
     group_of = _group_of(engines.require(system).names, module.rules, 77)  # the replay a name rank makes
     assert all(group_of(i) == (d["identity"]["sex"],) for i, d in enumerate(docs))
+
+
+def test_an_sd_over_94_is_kept_checked_and_rendered(tmp_path):
+    """The seed sets no SD ceiling: a character written with --set sd=97 --force is checked
+    and rendered (generation.yaml's sd.max caps the roll only)."""
+    from click.testing import CliRunner
+
+    from chargen.cli import cli
+
+    out = tmp_path / "g"
+    r = CliRunner().invoke(cli, ["generate", "--system", "kotm", "--seed", "1", "--set", "sd=97", "--force",
+                                 "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    (path,) = [p for p in out.glob("0000-*.json")]
+    assert json.loads(path.read_text("utf-8"))["sd"] == 97
+    r = CliRunner().invoke(cli, ["check", str(path)])
+    assert r.exit_code == 0, r.output
+    r = CliRunner().invoke(cli, ["render", str(path), "--format", "html", "-o", str(tmp_path / "r")])
+    assert r.exit_code == 0, r.output
+    assert "97" in next((tmp_path / "r").glob("0000-*.html")).read_text("utf-8")
+    doc = json.loads(path.read_text("utf-8"))
+    doc["sd"] = 1001  # a hostile figure is still refused
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    r = CliRunner().invoke(cli, ["check", str(path)])
+    assert r.exit_code == 1 and "1001 is greater than the maximum of 1000" in r.output

@@ -175,7 +175,7 @@ def test_party_file_lines_take_pins(tmp_path):
     assert [p.read_bytes() for p in a[1:]] == [p.read_bytes() for p in b[1:]]  # the other line: the same bytes
     party.write_text(party.read_text().replace("characteristics.str: 17", "characteristics.str: 40, lvl: 3"))
     r = run("rules", "check", str(party))
-    assert f"{party}:5: members[0].set.characteristics.str: characteristics.str=40: the rules give 3 to 18 " \
+    assert f"{party}:5: members[0].set.characteristics.str: characteristics.str=40: the rules give 3 to 19 " \
            f"(3D6 in characteristics.yaml, or an archetype's dice)\n" in r.output
     assert f"{party}:5: members[0].set.lvl: lvl: not a path that can be pinned (expected one of: identity.name, " in r.output
 
@@ -189,10 +189,10 @@ def test_a_constraint_never_met_in_a_folder_does_not_advise_resume(tmp_path):
 
 
 def test_a_skill_pin_allows_what_an_archetype_rolls():
-    """A duelist's swordplay XP is rolled on the archetype's own dice (3D10+15): a pin in that range is no error."""
+    """A duelist's swordplay XP is rolled on the archetype's own dice (2D10+24): a pin in that range is no error."""
     r = run("generate", "--system", "rtd", "--archetype", "duelist", "--seed", "1", "--index", "0",
             "--set", "skills.swordplay.xp=40")
     assert r.exit_code == 0, r.output
     assert json.loads(r.stdout)["pins"] == {"skills.swordplay.xp": 40}
     r = run("generate", "--system", "rtd", "--seed", "1", "--set", "skills.swordplay.xp=60")
-    assert r.exit_code == 1 and "the rules give 1 to 45 (3D10-2 in skills.yaml generation.xp, or an archetype's dice)" in r.output
+    assert r.exit_code == 1 and "the rules give 1 to 44 (3D10-2 in skills.yaml generation.xp, or an archetype's dice)" in r.output

@@ -2,10 +2,12 @@
 
 from fractions import Fraction
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chargen.generate import make_character
+from chargen.rules import load_builtin
 from chargen.serialize import validate
 from chargen.systems.rtd.sheet import sheet_context
 
@@ -91,3 +93,54 @@ def test_the_engine_reads_no_id_by_name():
     from chargen.systems.rtd.rules import READS
 
     assert READS == {}
+
+
+def _saved(tmp_path, change):
+    import json
+
+    doc = make_character(load_builtin("rtd"), 1, 0)
+    change(doc)
+    path = tmp_path / "edited.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    return path
+
+
+def _cli(*args):
+    from click.testing import CliRunner
+
+    from chargen.cli import cli
+
+    return CliRunner().invoke(cli, list(args))
+
+
+def test_a_buffed_stat_and_any_skill_are_checked_and_rendered(tmp_path):
+    """The seed: "Basic stats go from 0 to 20, anything beyond that will require some form of self
+    buffing" (its Master and Godly tiers run 21-50), and "Skills can be anything. There's no list of skills"."""
+    def edit(doc):
+        doc["stats"][0].update(value=25, tier="master")
+        doc["stats"][1].update(value=50, tier="godly")
+        doc["skills"].append({"id": "juggling", "xp": 12})  # by id alone: filled from the rules
+        doc["skills"].append({"id": "underwater_basket_weaving", "label": "Basket weaving (underwater)", "xp": 30,
+                              "level": "expert", "level_label": "Expert",
+                              "bonus": "choose +1, +2 or +3; successes are greatly improved",
+                              "next_level_xp": 37})
+
+    path = _saved(tmp_path, edit)
+    r = _cli("check", str(path))
+    assert r.exit_code == 0, r.output
+    r = _cli("render", str(path), "--format", "html", "-o", str(tmp_path / "r"))
+    assert r.exit_code == 0, r.output
+    html = next((tmp_path / "r").glob("*.html")).read_text("utf-8")
+    assert "Juggling" in html and "Basket weaving (underwater)" in html and "Adept" in html
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda d: d["stats"][0].update(value=51), "51 is greater than the maximum of 50"),
+    (lambda d: d["skills"].append({"id": "x" * 61, "xp": 3}), "is too long"),
+    (lambda d: d["skills"].append({"id": "<script>", "xp": 3}), "does not match"),
+    (lambda d: d["skills"].append({"id": "juggling", "label": "J" * 81, "xp": 3}), "is too long"),
+    (lambda d: d["skills"].extend({"id": f"s{n}", "xp": 1} for n in range(201)), "is too long"),
+])
+def test_hostile_stats_and_skills_are_still_refused(tmp_path, change, message):
+    r = _cli("check", str(_saved(tmp_path, change)))
+    assert r.exit_code == 1 and message in r.output, r.output

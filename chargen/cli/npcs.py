@@ -63,13 +63,14 @@ def stats_cmd(system_id: str, seed: int | None, count: int, archetype: str | Non
     """
     from chargen.generate import check_request
     from chargen.rules import load_module
-    from chargen.stats import sample, table
+    from chargen.stats import sample_with_rank, table
 
     module = load_module(system_id, overlays, rules_dirs)
     request = make_request(archetype, profession, years)
     check_request(module, request)
     batch_seed = resolve_seed(seed)
-    click.echo(table(sample(module, request, count, batch_seed)), nl=False)
+    spreads, rank = sample_with_rank(module, request, count, batch_seed)
+    click.echo(table(spreads) + (rank.line() if rank else ""), nl=False)
     what = f" archetype {archetype}" if archetype else ""
     click.echo(f"chargen: {module.id}{what}, {count} characters, seed {batch_seed}", err=True)
 

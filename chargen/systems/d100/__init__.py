@@ -1,7 +1,7 @@
 """The D100 II engine: typed rules, character generation, roll resolution and its sheet."""
 
 from chargen.engines import Engine, NameScheme, RollOption, read_schema, register, sheet_block_card
-from chargen.systems.d100.experience import check_request
+from chargen.systems.d100.experience import check_request, signature
 from chargen.systems.d100.generate import draw_identity, generate
 from chargen.systems.d100.pins import pin_targets
 from chargen.systems.d100.recompute import fill, recompute
@@ -35,6 +35,7 @@ ENGINE = register(Engine(
     pins=pin_targets,
     recompute=recompute,
     fill=fill,
+    signature=signature,
 ))
 
 __all__ = ["ENGINE", "ROLL_OPTIONS", "build_rules", "generate", "resolve"]

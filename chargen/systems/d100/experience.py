@@ -32,6 +32,14 @@ class Plan:
     def experienced(self) -> bool:
         return self.profession is not None
 
+    @property
+    def undergone(self) -> bool:
+        """Whether previous experience took place: a profession and at least one year. With 0 years
+        the character is the seed's 16-year-old ("Characters that undergo previous experience will
+        get the same basic gear, but their weapons, armour and wealth will be as given under their
+        profession"): the background's money and kit (an archetype's own equipment still applies)."""
+        return self.profession is not None and self.years > 0
+
 
 def check_request(rules, request) -> list[str]:
     """The problems of ``request`` against ``rules``: unknown ids, years that are not 0 to max_years."""
@@ -131,20 +139,26 @@ def cap_of(p: Plan, weapon: bool = False) -> int:
     return p.profession.weapon_cap if weapon else p.profession.cap
 
 
-def weapon_gains(p: Plan) -> list[tuple[str, int]]:
+def weapon_gains(p: Plan, w=None) -> list[tuple[str, int]]:
+    """The profession's and archetype's gains to a trained weapon ``w`` (an archetype's
+    ``weapon_skill``, and its part for ``w``'s kind or id)."""
     out = []
     if p.profession is not None:
         out.append(("profession", p.profession.weapon_per_year * p.years))
-    if p.archetype is not None and p.archetype.weapon_skill:
-        out.append(("archetype", p.archetype.weapon_skill))
+    if p.archetype is not None:
+        extra = p.archetype.weapon_skill + sum(n for key, n in p.archetype.weapon_skill_by
+                                               if w is not None and key in (w.kind, w.id))
+        if extra:
+            out.append(("archetype", extra))
     return out
 
 
 def kit_entries(p: Plan) -> tuple | None:
-    """The weapons, armour and kit the profession gives (the archetype's in their place); None: the background's."""
+    """The weapons, armour and kit the profession gives (the archetype's in their place); None: the
+    background's (also after 0 years: see :attr:`Plan.undergone`)."""
     if p.archetype is not None and p.archetype.equipment is not None:
         return p.archetype.equipment
-    return p.profession.equipment if p.profession is not None else None
+    return p.profession.equipment if p.undergone else None
 
 
 def profession_money(rules, p: Plan, bg, roller: Roller) -> dict:
@@ -166,3 +180,14 @@ def profession_money(rules, p: Plan, bg, roller: Roller) -> dict:
 def experience_block(p: Plan) -> dict:
     return {"profession": {"id": p.profession.id, "label": p.profession.label},
             "years": p.years, "years_dice": p.years_dice}
+
+
+def signature(doc: dict, rank) -> int:
+    """An archetype's signature figure (archetypes.yaml ``rank.signature``): a skill's value, or the
+    best attack (a shield's parry) among the matching weapons the character carries and can use
+    (0 when it has none: it cannot fight with them at all)."""
+    if rank.kind == "skill":
+        return next((s["value"] for s in doc["skills"] if s["id"] == rank.what), 0)
+    match = (lambda w: w["kind"] == rank.what) if isinstance(rank.what, str) else (lambda w: w["id"] in rank.what)
+    return max((w["parry"] if w["kind"] == "shield" else w["attack"] for w in doc["weapons"]
+                if match(w) and not w.get("below_minimum")), default=0)

@@ -37,7 +37,7 @@ def generate(rules: D100Rules, request, ctx) -> dict:
     trace_combat(rules, chars, combat, ctx.trail)
     locations = hit_locations(rules, combat["hit_points"])
     categories = {cat.id: cat.value(chars) for cat in rules.categories}
-    money = xp.profession_money(rules, p, background, roller) if p.experienced \
+    money = xp.profession_money(rules, p, background, roller) if p.undergone \
         else starting_money(rules, background, roller)
     kit = outfit(rules, background, rolled, roller, xp.kit_entries(p))
     wear_armour(rules, locations, kit["armour"])
@@ -214,6 +214,8 @@ def _take(rules: D100Rules, entry: dict, chars: dict[str, int], roller: Roller, 
     elif "weapon" in entry:
         options, weights = [rules.weapons[w] for w in entry["weapon"]], entry["weights"]
         if entry["usable"]:
+            if entry.get("fallback") and not any(usable(w, chars) for w in options):
+                options, weights = [rules.weapons[w] for w in entry["fallback"]], None  # none usable: the fallback's
             options, weights = nearest_usable(options, chars, weights)
         w = pick(roller, tuple(options), weights, "equipment.weapon")
         kit["weapons"].append((w, entry["tribal"], trained))
@@ -281,8 +283,9 @@ def weapon_sources(rules: D100Rules, bg: Background, w: Weapon, tribal: bool, tr
     ability = ABILITY["parry" if w.kind == "shield" else "attack"]
     base, modifiers = w.base, True
     if bg.tribal_base is not None:
+        tribal = tribal or w.id in bg.tribal_weapons  # a tribal weapon whoever hands it out, or added by hand
         base, modifiers = (bg.tribal_base, True) if tribal else (bg.other_base, bg.other_modifiers)
-    gains = xp.weapon_gains(p) if trained else []
+    gains = xp.weapon_gains(p, w) if trained else []
     extra = xp.sources(p, base + combat[ability], gains, xp.cap_of(p, weapon=True))
     if sum(s["value"] for s in extra) >= 5:
         modifiers = True

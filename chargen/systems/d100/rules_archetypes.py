@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from chargen import dice as dicemod
 from chargen.archetypes import Listing, entries, weighted
+from chargen.ranks import Rank, RankTable, rank_table, read_rank
 from chargen.rules.check import Cursor
 from chargen.systems.d100.rules_experience import Experience
 from chargen.systems.d100.rules_kit import equipment_entry
@@ -25,6 +26,8 @@ class Archetype:
     weapon_skill: int
     equipment: tuple | None      # None: the profession's
     names: str | None            # None: the background's name list
+    rank: Rank | None = None     # the band its signature skill should fall in (chargen.ranks)
+    weapon_skill_by: tuple[tuple[str, int], ...] = ()  # (weapon kind or id, %) on top of weapon_skill
 
     def listing(self) -> Listing:
         parts = [f"background {'/'.join(self.backgrounds)}"]
@@ -37,7 +40,8 @@ class Archetype:
 
 
 _KEYS = ("tier", "background", "profession", "years", "characteristics", "skills", "weapon_skill",
-         "equipment", "names")
+         "equipment", "names", "rank")
+WEAPON_KINDS = ("melee", "missile", "shield")
 
 
 def archetypes_table(c: Cursor | None, refs: dict, ids: dict[str, set[str]], experience: Experience) -> dict[str, Archetype]:
@@ -46,14 +50,17 @@ def archetypes_table(c: Cursor | None, refs: dict, ids: dict[str, set[str]], exp
         return {}
     out: dict[str, Archetype] = {}
     refs = {**refs, "removed_ok": True}  # what an overlay removed leaves the archetypes too
-    for e in entries(c):
-        a = _archetype(e, refs, ids, experience)
+    items = entries(c)
+    table = rank_table(c["ranks"])
+    for e in items:
+        a = _archetype(e, refs, ids, experience, table)
         if a is not None and a.id and a.backgrounds:  # every background removed by an overlay: no archetype
             out[a.id] = a
     return out
 
 
-def _archetype(e: Cursor, refs: dict, ids: dict[str, set[str]], experience: Experience) -> Archetype | None:
+def _archetype(e: Cursor, refs: dict, ids: dict[str, set[str]], experience: Experience,
+               table: RankTable | None = None) -> Archetype | None:
     if not e.mapping(required=("id", "label", "source", "background"), optional=_KEYS):
         return None
     e["source"].source()
@@ -85,10 +92,43 @@ def _archetype(e: Cursor, refs: dict, ids: dict[str, set[str]], experience: Expe
         id=e["id"].ident(), label=e["label"].str(), tier=e["tier"].str() if e["tier"].present else "",
         backgrounds=backgrounds, weights=weights, profession=profession, years=years,
         characteristics=chars, skills=tuple(skills),
-        weapon_skill=e["weapon_skill"].int(0, 100) if e["weapon_skill"].present else 0,
+        **_weapon_skill(e["weapon_skill"], refs["weapon"]),
         equipment=tuple(equipment_entry(x, refs) for x in e["equipment"].list()) if e["equipment"].present else None,
         names=e["names"].ref(ids["names"], "name list") if e["names"].present else None,
+        rank=read_rank(e["rank"], table, lambda sig, kind: _signature(sig, kind, refs["weapon"], ids["skill"])),
     )
+
+
+def _weapon_skill(c: Cursor, weapons: set[str]) -> dict:
+    """``weapon_skill: N`` (every weapon the profession or archetype trains) or ``{all: N, missile: M,
+    <weapon id>: K}``: N for all, and M or K more for a weapon of that kind or id."""
+    if not c.present:
+        return {"weapon_skill": 0}
+    if not isinstance(c.value, dict):
+        return {"weapon_skill": c.int(0, 100) or 0}
+    by = []
+    for key, v in c.items():
+        if key != "all" and key not in WEAPON_KINDS and not Cursor(v.doc, v.path, key, v.problems).ref(
+                weapons, "weapon or weapon kind (melee, missile, shield, all)", removed_ok=True):
+            continue  # unknown (a problem), or removed by an overlay (no part for it)
+        by.append((key, v.int(0, 100) or 0))
+    return {"weapon_skill": dict(by).pop("all", 0), "weapon_skill_by": tuple((k, n) for k, n in by if k != "all")}
+
+
+def _signature(c: Cursor, kind: str, weapons: set[str], skills: set[str]):
+    """A D100 signature: ``{weapon: <kind, id or [ids]>}`` (the best attack, a shield's parry, among
+    those the character carries and can use) or ``{skill: <id>}`` (its value)."""
+    arg = c[kind]
+    if kind == "skill":  # (an id an overlay removed: no rank, like the archetype's other removed ids)
+        return arg.ref(skills, "skill", removed_ok=True)
+    if kind != "weapon":
+        c.fail(f"unknown signature '{kind}' (expected one of: weapon, skill)")
+        return None
+    if isinstance(arg.value, str) and arg.value in WEAPON_KINDS:
+        return arg.value
+    ids = [x.ref(weapons, "weapon", removed_ok=True) for x in arg.list(1)] if isinstance(arg.value, list) \
+        else [arg.ref(weapons, "weapon", removed_ok=True)]
+    return tuple(i for i in ids if i) or None
 
 
 def _years(e: Cursor, profession: str | None, experience: Experience) -> dicemod.Dice | None:

@@ -50,6 +50,22 @@ class Background:
     tribal_base: int | None = None
     other_base: int | None = None
     other_modifiers: bool = True
+    tribal_weapons: frozenset = frozenset()  # the weapons of its equipment picks marked `tribal: true`
+
+
+def tribal_weapons(entries) -> frozenset:
+    """The weapon ids of the entries (and their branches) marked ``tribal: true``: a barbarian's
+    tribal weapons ("see Previous Experience": the lists its kit draws them from), whoever hands
+    one out (seed: "Barbarians have a 15% base chance with their tribal weapons")."""
+    out: set[str] = set()
+    for e in entries:
+        if e.get("tribal"):
+            out.update(e.get("weapon", ()))
+        for key in ("then", "else"):
+            if key in e:
+                out |= tribal_weapons((e[key],))
+        out |= tribal_weapons(e.get("choose", ()))
+    return frozenset(out)
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,8 +163,9 @@ def backgrounds_table(c: Cursor, refs: dict):
             money_times=money["times"].int(1, 1000) if money["times"].present else 1,
             income=(e["income"].one_of(("yearly", "none")) == "yearly") if e["income"].present else False,
             income_until_age=e["income_until_age"].int(0, 200) if e["income_until_age"].present else None,
-            equipment=tuple(_equipment(x, refs) for x in eq["items"].list()),
+            equipment=(equipment := tuple(_equipment(x, refs) for x in eq["items"].list())),
             tribal_base=tribal, other_base=other, other_modifiers=bool(other_mods),
+            tribal_weapons=tribal_weapons(equipment),
         )
         if r:
             rows.append((r[0], r[1], bg))
@@ -192,16 +209,22 @@ def _equipment(c: Cursor, refs: dict[str, set[str]]) -> dict:
     if isinstance(ref.value, dict):
         lists = refs.get("weapon_lists", {}) if kind == "weapon" else {}
         ref.mapping(required=("choose",) if not (lists and "list" in ref.value) else ("list",),
-                    optional=("tribal", "usable", "source") + (("list",) if lists else ()))
+                    optional=("tribal", "usable", "source", "fallback") + (("list",) if lists else ()))
         if ref["source"].present:
             ref["source"].source()
         options, weights = _options(ref, table, kind, lists, refs.get("removed_ok", False))
         flags = {k: bool(ref[k].bool()) if ref[k].present else False for k in ("tribal", "usable")}
-        return {kind: options, "weights": weights, **flags} if options else {"gear": ()}
+        fallback = ()
+        if ref["fallback"].present:  # usable: true picks among these when none of the options is usable
+            if not flags["usable"] or kind != "weapon":
+                ref["fallback"].fail("a fallback belongs to a weapon pick with 'usable: true'")
+            fallback = tuple(x for x in (f.ref(table, kind, refs.get("removed_ok", False))
+                                         for f in ref["fallback"].list(1)) if x)
+        return {kind: options, "weights": weights, **flags, "fallback": fallback} if options else {"gear": ()}
     one = ref.ref(table, kind, refs.get("removed_ok", False))
     if one is None and refs.get("removed_ok"):
         return {"gear": ()}  # removed by an overlay: the entry gives nothing
-    return {kind: (one,), "weights": None, "tribal": False, "usable": False}
+    return {kind: (one,), "weights": None, "tribal": False, "usable": False, "fallback": ()}
 
 
 def _options(ref: Cursor, table: set[str], kind: str, lists: dict, removed_ok: bool) -> tuple[tuple, tuple | None]:

@@ -117,8 +117,9 @@ def _roster(doc: dict) -> tuple[Figure, ...]:
 
 def _key_figures(doc: dict) -> tuple[Figure, ...]:
     """What ``chargen stats`` summarises: age, hit points, the attack and parry abilities, the
-    best weapon attack and parry, and every skill experience raised (its value)."""
-    combat, weapons = doc["combat"], doc["weapons"]
+    best weapon attack and parry (of the weapons the character can use: one below its minimum
+    STR/DEX cannot be used at all, so it is never the best), and every skill experience raised."""
+    combat, weapons = doc["combat"], [w for w in doc["weapons"] if not w.get("below_minimum")]
     out = [("Age", doc["identity"]["age"]), ("Hit points", combat["hit_points"]),
            ("Attack ability", combat["attack"]), ("Parry ability", combat["parry"]),
            ("Best weapon attack %", max((w["attack"] for w in weapons if w["attack"] is not None), default=0)),

@@ -3,7 +3,8 @@
 from chargen.engines import Engine, NameScheme, RollOption, read_schema, register, sheet_block_card
 from chargen.systems.kotm.generate import check_request, draw_identity, fill, generate, pin_targets, recompute
 from chargen.systems.kotm.resolve import ROLL_OPTIONS, resolve
-from chargen.systems.kotm.rules import READS
+from chargen.systems.kotm.rules_archetypes import signature
+from chargen.systems.kotm.rules import READS, SD_BOUND
 from chargen.systems.kotm.rules import build as build_rules
 from chargen.systems.kotm.sheet import sheet_context
 from chargen.systems.kotm.view import view
@@ -13,7 +14,7 @@ def bounds(rules) -> dict:
     """What a KoTM character can reach under ``rules``: its level, SD and save check."""
     return {
         "/properties/level": (rules.level_min, rules.level_max),
-        "/properties/sd": (0, rules.sd_max),
+        "/properties/sd": (0, SD_BOUND),  # no ceiling in the seed: generation.yaml sd.max caps the roll only
         "/properties/save_check": (rules.save_check(rules.level_min), rules.save_check(rules.level_max)),
     }
 
@@ -43,6 +44,7 @@ ENGINE = register(Engine(
     pins=pin_targets,
     recompute=recompute,
     fill=fill,
+    signature=signature,
 ))
 
 __all__ = ["ENGINE", "ROLL_OPTIONS", "build_rules", "generate", "resolve", "sheet_context"]

@@ -13,7 +13,7 @@ from chargen.dice import Roller, parse
 from chargen.fill import fill_list
 from chargen.pins import PinTarget
 from chargen.systems.kotm.mechanics import damage_range
-from chargen.systems.kotm.rules import OUTCOME, KotmRules, Profession, Weapon
+from chargen.systems.kotm.rules import OUTCOME, SD_BOUND, KotmRules, Profession, Weapon
 
 D100 = parse("D100")
 OUTCOME_TEXT = {"hit": "a hit", "critical_success": "a critical success", "outstanding_success": "an outstanding success"}
@@ -31,7 +31,7 @@ def pin_targets(rules: KotmRules) -> dict[str, PinTarget]:
                                   where=f"{rules.age_dice} in generation.yaml"),
         "profession": PinTarget("choice", choices=tuple(p.id for p in rules.professions)),
         "level": PinTarget("int", rules.level_min, rules.level_max, where="levels.yaml levels"),
-        "sd": PinTarget("int", 0, rules.sd_max, where="generation.yaml sd.max"),
+        "sd": PinTarget("int", 0, SD_BOUND, where="an SD (the seed sets no ceiling)"),
     }
 
 

@@ -334,6 +334,12 @@ def _weapons(c: Cursor) -> dict[str, Weapon]:
     return out
 
 
+# The seed sets no SD ceiling ("+10 SD", "1/2 SD" read on any SD, and the Master
+# fighters it implies outgrow 94): a saved, pinned or house-ruled SD may be anything
+# from 0 to this bound, which only guards against hostile input (not a rule).
+SD_BOUND = 1000
+
+
 def _generation(c: Cursor, weapons: dict, level_min: int | None, level_max: int | None) -> dict:
     c.mapping(required=("source", "level", "sd", "age", "sexes", "professions"))
     c["source"].source()
@@ -352,7 +358,7 @@ def _generation(c: Cursor, weapons: dict, level_min: int | None, level_max: int 
             continue
         professions.append(Profession(e["id"].ident(), e["label"].str(), weapon_picks(e["weapons"], weapons)))
     return {"level_dice": level, "sd_dice": sd["dice"].dice(), "sd_per_level": sd["per_level"].int(0, 100),
-            "sd_max": sd["max"].int(0, 1000), "age_dice": c["age"]["dice"].dice(),
+            "sd_max": sd["max"].int(0, SD_BOUND), "age_dice": c["age"]["dice"].dice(),
             "sexes": tuple(x.ident() for x in c["sexes"].list(1)), "professions": tuple(professions)}
 
 

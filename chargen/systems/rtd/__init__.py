@@ -3,6 +3,7 @@
 from chargen.engines import Engine, NameScheme, RollOption, read_schema, register, sheet_block_card
 from chargen.systems.rtd.generate import check_request, draw_identity, fill, generate, pin_targets, recompute
 from chargen.systems.rtd.resolve import ROLL_OPTIONS, resolve
+from chargen.systems.rtd.rules_archetypes import signature
 from chargen.systems.rtd.rules import READS
 from chargen.systems.rtd.rules import build as build_rules
 from chargen.systems.rtd.sheet import sheet_context
@@ -10,8 +11,10 @@ from chargen.systems.rtd.view import view
 
 
 def bounds(rules) -> dict:
-    """What an RTD character can reach under ``rules``: its stats."""
-    return {"/properties/stats/items/properties/value": (rules.stat_min, rules.stat_max)}
+    """What an RTD character can reach under ``rules``: its stats, up to the top roll-off tier's
+    maximum ("Basic stats go from 0 to 20, anything beyond that will require some form of self
+    buffing"; the seed's Master and Godly tiers, up to 50, need them)."""
+    return {"/properties/stats/items/properties/value": (rules.stat_min, rules.buffed_stat_max)}
 
 
 def check_document(doc: dict, rules) -> list[str]:
@@ -67,6 +70,7 @@ ENGINE = register(Engine(
     pins=pin_targets,
     recompute=recompute,
     fill=fill,
+    signature=signature,
 ))
 
 __all__ = ["ENGINE", "ROLL_OPTIONS", "build_rules", "generate", "resolve", "sheet_context"]

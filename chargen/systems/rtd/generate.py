@@ -199,7 +199,27 @@ def weapon_entry(rules: RtdRules, w) -> dict:
 
 def fill(rules: RtdRules, doc: dict) -> list[str]:
     """Weapons and skills added by hand by id alone (a skill with its XP), completed from the rules."""
-    labels = dict(rules.skill_pool)
     return (fill_list(doc, "weapons", rules.weapons, lambda i: weapon_entry(rules, rules.weapons[i["id"]]), "weapon")
-            + fill_list(doc, "skills", labels, lambda i: skill_entry(rules, i["id"], labels[i["id"]], i["xp"]),
-                        "skill", needs=("xp",)))
+            + fill_list(doc, "skills", AnySkill(rules), lambda i: skill_entry(rules, i["id"], skill_label(rules, i),
+                                                                              i["xp"]), "skill", needs=("xp",)))
+
+
+class AnySkill:
+    """Every skill id is known: "Skills can be anything. There's no list of skills" (seed);
+    the generation pool is where chargen draws from, not a list a character must keep to."""
+
+    def __init__(self, rules: RtdRules):
+        self.pool = dict(rules.skill_pool)
+
+    def __contains__(self, skill_id: object) -> bool:
+        return isinstance(skill_id, str)
+
+    def __iter__(self):
+        return iter(self.pool)
+
+
+def skill_label(rules: RtdRules, item: dict) -> str:
+    """A hand-added skill's label: the one given, the pool's, else its id spelled out ("first_aid" -> "First aid")."""
+    if isinstance(item.get("label"), str) and item["label"]:
+        return item["label"]
+    return dict(rules.skill_pool).get(item["id"]) or item["id"].replace("_", " ").capitalize()

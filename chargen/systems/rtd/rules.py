@@ -124,6 +124,12 @@ class RtdRules:
     names: rc.Names
     archetypes: dict = field(default_factory=dict)  # id -> RtdArchetype (archetypes.yaml, optional)
 
+    @property
+    def buffed_stat_max(self) -> int:
+        """The highest stat a character may have with buffs: the top roll-off tier's maximum
+        (at least the basic range's)."""
+        return max([self.stat_max, *(t.max for t in self.tiers)])
+
     def tier_of(self, stat: int) -> Tier | None:
         return next((t for t in self.tiers if t.min <= stat <= t.max), None)
 
