@@ -151,9 +151,12 @@ class HtmlRenderer:
         """Several characters' blocks or cards on pages (``entries``: ``(doc, extra)``, extra None to
         compute it), in reading order; with ``party`` (the encounter sheet, block layout) the roster
         first, and the blocks grouped by archetype when the characters have one. ``numbers``: each
-        character's number in its batch (default its seed index; a party file's lines each count from 0)."""
+        character's number in its batch (default :func:`chargen.generate.batch_number`: a party file's
+        character its file index)."""
+        from chargen.generate import batch_number
+
         items = []
-        numbers = [doc["seed"]["index"] for doc, _ in entries] if numbers is None else numbers
+        numbers = [batch_number(doc) for doc, _ in entries] if numbers is None else numbers
         for (doc, extra), n in zip(entries, numbers):
             entry = layout_of(doc, layout)
             if entry is None or not entry.fragment:

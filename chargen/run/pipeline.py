@@ -31,7 +31,7 @@ from pathlib import Path
 
 from chargen.errors import ChargenError, OutputError
 from chargen.formats import BatchInfo, Format, batch_files, resolve
-from chargen.generate import make_character
+from chargen.generate import make_character, numbered
 from chargen.run.files import atomic_write, character_stem, ignore_interrupts, inside, lock_folder, \
     remove_stale_temporaries, write_manifest
 from chargen.run.resume import ResumeState, resume_state
@@ -75,8 +75,8 @@ class Pipeline:
         members = self.spec.members
         if members is None:
             return make_character(self.module, self.spec.seed, index, self.spec.request)
-        slot = members.slots[index]
-        return make_character(self.module, slot.seed, slot.index, slot.request)
+        slot = members.slots[index]  # its index counts within its line; its number is its file index
+        return numbered(make_character(self.module, slot.seed, slot.index, slot.request), index)
 
     @property
     def data(self) -> tuple[Format, ...]:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from chargen.errors import CharacterError, RulesError
+from chargen.generate import batch_number
 from chargen.run.files import character_stem
 from chargen.rules.yamlio import read_text
 from chargen.serialize import parse_document
@@ -76,7 +77,7 @@ def plan(paths: list[Path], modules: tuple | None = (),
         for position, (label, doc) in enumerate(read_documents(path, notice)):
             if modules is not None:
                 _check_rules(doc, label, modules)
-            stem = character_stem(doc["seed"]["index"], doc["identity"]["name"])
+            stem = character_stem(batch_number(doc), doc["identity"]["name"])
             if stem in stems:
                 raise CharacterError(f"{stems[stem]} and {label} would both be written as {stem}.* "
                                      f"(same index and name; rename one or render them separately)")
