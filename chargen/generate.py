@@ -297,15 +297,6 @@ def make_attempt(module: RulesModule, batch_seed: int, index: int, request: Gene
     return doc, ctx.trail
 
 
-def batch_number(doc: Mapping) -> int:
-    """The character's number in its batch: what its file name, its block's or card's "#", the
-    encounter sheet and any re-render show. A party file's character records its file index
-    (``seed.number``: its ``seed.index`` counts within its party line); any other, its index."""
-    seed = doc["seed"]
-    number = seed.get("number")
-    return number if isinstance(number, int) and not isinstance(number, bool) else seed["index"]
-
-
 def numbered(doc: dict, number: int) -> dict:
     """``doc`` with its number in its batch recorded (``seed.number``: a party file's file index)."""
     doc["seed"]["number"] = number

@@ -153,7 +153,7 @@ class HtmlRenderer:
         first, and the blocks grouped by archetype when the characters have one. ``numbers``: each
         character's number in its batch (default :func:`chargen.generate.batch_number`: a party file's
         character its file index)."""
-        from chargen.generate import batch_number
+        from chargen.seeds import batch_number
 
         items = []
         numbers = [batch_number(doc) for doc, _ in entries] if numbers is None else numbers

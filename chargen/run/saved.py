@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from chargen.errors import CharacterError, RulesError
-from chargen.generate import batch_number
+from chargen.seeds import batch_number
 from chargen.run.files import character_stem
 from chargen.rules.yamlio import read_text
 from chargen.serialize import parse_document
