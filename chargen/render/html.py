@@ -168,23 +168,25 @@ class HtmlRenderer:
         scope = layout_of(entries[0][0], layout)
         encounter = bool(party) and scope.encounter
         groups = group_by_archetype(items) if encounter else [{"label": None, "members": items}]
-        html = self._render(COLLECTION, items=items, groups=groups, party=party, layout=layout, title=title,
+        html = self._render(COLLECTION, len(items), items=items, groups=groups, party=party, layout=layout, title=title,
                             cards_per_page=self.cards_per_page, paper=self.paper, stylesheet=self.style(standalone),
                             per_page=scope.characters_a_page(self.cards_per_page), encounter=encounter)
         what = f"{layout} of '{title}'"
         return self.standalone(html, what) if standalone else html
 
     def cover(self, party: dict) -> str:
-        return self._render(COVER, party=party, paper=self.paper, stylesheet=self.style(False))
+        return self._render(COVER, len(party["characters"]), party=party, paper=self.paper, stylesheet=self.style(False))
 
     def index(self, party: dict) -> str:
-        return self.standalone(self._render(INDEX, party=party, paper=self.paper, stylesheet=self.style(True)),
-                               "index page")
+        html = self._render(INDEX, len(party["characters"]), party=party, paper=self.paper,
+                            stylesheet=self.style(True))
+        return self.standalone(html, "index page")
 
-    def _render(self, name: str, **context) -> str:
+    def _render(self, name: str, characters: int = 1, **context) -> str:
+        """Template ``name`` rendered, within the bounds of a render handed ``characters`` characters."""
         try:
-            with bounds.budget():
-                return _generate(self.env.get_template(name), context)
+            with bounds.budget(characters) as spent:
+                return _generate(self.env.get_template(name), context, spent.limits)
         except RenderError:
             raise
         except jinja2.TemplateSyntaxError as e:
@@ -200,16 +202,18 @@ class HtmlRenderer:
             raise RenderError(f"{self.templates.label}: {_where(e, name)}: {type(e).__name__}: {e}") from None
 
 
-def _generate(template: jinja2.Template, context: dict) -> str:
-    """The template's output, refused once it passes ``MAX_OUTPUT`` characters or ``MAX_TAGS`` elements."""
+def _generate(template: jinja2.Template, context: dict, limits: dict) -> str:
+    """The template's output, refused once it passes ``limits`` (:func:`bounds.limits`): its
+    characters (``output``) or elements (``tags``)."""
     chunks, size, tags = [], 0, 0
+    most, most_tags = limits["output"], limits["tags"]
     for chunk in template.generate(**context):
         size += len(chunk)
         tags += chunk.count("<")
-        if size > bounds.MAX_OUTPUT:
-            raise bounds.LimitExceeded(f"the output is over the limit of {bounds.MAX_OUTPUT:,} characters")
-        if tags > bounds.MAX_TAGS:
-            raise bounds.LimitExceeded(f"the output has over {bounds.MAX_TAGS:,} elements, the limit")
+        if size > most:
+            raise bounds.LimitExceeded(f"the output is over the limit of {most:,} characters")
+        if tags > most_tags:
+            raise bounds.LimitExceeded(f"the output has over {most_tags:,} elements, the limit")
         chunks.append(chunk)
     return "".join(chunks)
 
