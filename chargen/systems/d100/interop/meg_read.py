@@ -237,7 +237,8 @@ class NpcReader:
         for key, default in (("size", SIZE), ("reach", MISSILE_REACH if ranged else MELEE_REACH)):
             if w.get(key) not in (None, default):
                 self.skip(f"{where}.{key}", f"D100 II has no weapon {key}")
-        effects = [e.strip() for e in str(w.get("effects") or "").split(",") if e.strip()]
+        effects = [e.strip() for e in str(w.get("effects") or "").split(",")
+                   if e.strip() and not e.strip().lower().startswith("cannot use:")]  # chargen's mark: read again
         if [e for e in effects if e.lower() not in ("impale", "slash", "crush")] or len(effects) > 1:
             self.skip(f"{where}.effects", "D100 II knows one of impale, slash, crush")
 
