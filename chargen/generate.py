@@ -297,6 +297,12 @@ def make_attempt(module: RulesModule, batch_seed: int, index: int, request: Gene
     return doc, ctx.trail
 
 
+def numbered(doc: dict, number: int) -> dict:
+    """``doc`` with its number in its batch recorded (``seed.number``: a party file's file index)."""
+    doc["seed"]["number"] = number
+    return doc
+
+
 def trace_inputs(targets: Mapping, body: dict, pins: dict, trail: Trail) -> None:
     """A trail step for each input ``--set`` could pin, with its value as made: what tells a hand
     edit of an input (``chargen check``, the sheet's small print) from the value as rolled."""

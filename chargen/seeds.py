@@ -153,3 +153,12 @@ def unique_name(key: str, rank: int, given: tuple[str, ...], bynames: tuple[str,
     distinct for every rank below ``len(given) * len(bynames)``."""
     pick = keyed_permutation(key, rank, len(given) * len(bynames))
     return fmt.format(given=given[pick % len(given)], byname=bynames[pick // len(given)])
+
+
+def batch_number(doc: dict) -> int:
+    """The character's number in its batch: what its file name, its block's or card's "#", the
+    encounter sheet and any re-render show. A party file's character records its file index
+    (``seed.number``: its ``seed.index`` counts within its party line); any other, its index."""
+    seed = doc["seed"]
+    number = seed.get("number")
+    return number if isinstance(number, int) and not isinstance(number, bool) else seed["index"]

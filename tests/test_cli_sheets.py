@@ -129,7 +129,7 @@ def test_render_refuses_two_characters_with_one_name(party, tmp_path):
     result = run("render", party / "0000-isgerd-frostbeard.json", copy, "-o", tmp_path / "out", ok=False)
     assert result.exit_code == 1
     assert result.output == (f"Error: {party / '0000-isgerd-frostbeard.json'} and {copy} would both be written as "
-                             f"0000-isgerd-frostbeard.* (same index and name; rename one or render them separately)\n")
+                             f"0000-isgerd-frostbeard.* (the same number and name; rename one or render them separately)\n")
 
 
 @pytest.mark.parametrize("args,message", [

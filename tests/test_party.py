@@ -36,8 +36,10 @@ def make(tmp_path, body, out="out"):
 
 
 def by_line(manifest, folder):
-    """Each line key's documents, in order."""
+    """Each line key's documents, in order (without their number in the party: their file index)."""
     docs = [json.loads((folder / c["files"]["json"]).read_text()) for c in manifest["characters"]]
+    for n, d in enumerate(docs):
+        assert d["seed"].pop("number") == n
     out, n = {}, 0
     for line in manifest["party"]["lines"]:
         out[line["key"]] = [json.dumps(d, sort_keys=True) for d in docs[n:n + line["count"]]]
@@ -248,4 +250,30 @@ def test_the_small_print_of_a_party_member_makes_that_member(tmp_path):
         assert "--archetype" in command
         again = run(*shlex.split(command)[1:], "--format", "json")
         assert again.exit_code == 0, again.output
-        assert again.stdout == path.read_text()
+        saved = json.loads(path.read_text())  # the same document, and its number in the party (its file index)
+        assert saved["seed"].pop("number") == int(path.name[:4])
+        assert json.loads(again.stdout) == saved
+
+
+def test_one_npc_one_number_on_the_encounter_sheet_its_own_block_its_file_and_a_re_render(tmp_path):
+    """A party NPC's number is its file index everywhere: its file name, its saved JSON
+    (``seed.number``), its own block's "#", the encounter sheet, and ``chargen render`` of the
+    saved files (its ``seed.index`` still counts within its line: the reproduce command uses it)."""
+    import re
+
+    body = HEAD + "members:\n" + LINES + "formats: [json, html]\nlayout: block\n"
+    manifest, _ = make(tmp_path, body)
+    folder = tmp_path / "out"
+    for c in manifest["characters"]:
+        doc = json.loads((folder / c["files"]["json"]).read_text())
+        assert c["files"]["json"].startswith(f"{c['index']:04d}-") and doc["seed"]["number"] == c["index"]
+        own = (folder / c["files"]["html"]).read_text()
+        assert re.findall(r'block-index">#(\d+)<', own) == [str(c["index"])]
+    assert [c["index"] for c in manifest["characters"]] == list(range(len(manifest["characters"])))
+    assert json.loads((folder / manifest["characters"][2]["files"]["json"]).read_text())["seed"]["index"] == 1
+    again = tmp_path / "again"
+    r = run("render", *sorted(folder.glob("0*.json")), "-o", again, "--format", "html", "--layout", "block")
+    assert r.exit_code == 0, r.output
+    for c in manifest["characters"]:
+        own = (again / c["files"]["html"]).read_text()
+        assert re.findall(r'block-index">#(\d+)<', own) == [str(c["index"])]

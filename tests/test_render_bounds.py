@@ -133,8 +133,8 @@ def _spent(renders) -> list:
     original = bounds.budget
 
     @contextlib.contextmanager
-    def recorded():
-        with original() as b:
+    def recorded(*args, **kwargs):
+        with original(*args, **kwargs) as b:
             yield b
             seen.append(b)
     with pytest.MonkeyPatch.context() as mp:

@@ -40,8 +40,8 @@ SHEET_FORMATS = names(sheet=True)
 @click.option("--require", "requires", multiple=True, metavar="EXPR",
               help="Reroll each character until PATH OP NUMBER holds (repeatable; OP: >= <= > < == !=; "
                    "e.g. \"combat.hit_points>=14\").")
-@click.option("--force", is_flag=True, help="Write into a folder that is not empty, replacing files; "
-              "and pin a number the rules' dice cannot roll.")
+@click.option("--force", is_flag=True, help="Write into a folder that is not empty, replacing files (a batch there "
+              "is removed first: the files its manifest lists); and pin a number the rules' dice cannot roll.")
 @click.option("--resume", is_flag=True,
               help="Finish the interrupted batch in the -o folder: options not given are read from its manifest.")
 @request_options
@@ -105,10 +105,22 @@ def generate_cmd(ctx: click.Context, system_id: str, seed: int | None, count: in
     from chargen.run.files import prepare_folder
 
     prepare_folder(output, force)
+    if force:
+        replaced(output)
     result = _write(spec, module, output, jobs)
     rules = "".join(f", {o['name']}" for o in module.overlays)
     click.echo(printable(f"chargen: wrote {len(result.written)} {module.id} character{'s' if count != 1 else ''} "
                          f"(seed {spec.seed}{rules}) to {output}"), err=True)
+
+
+def replaced(output: Path) -> None:
+    """``--force`` over a batch: remove it first (its manifest's files) and say how many files went."""
+    from chargen.run.replace import replace_batch
+
+    removed = replace_batch(output)
+    if removed:
+        click.echo(printable(f"chargen: --force: removed the {removed} file{'s' if removed != 1 else ''} of the "
+                             f"batch that was in {output}"), err=True)
 
 
 def _write(spec, module, output: Path, jobs: int | None, resume: bool = False):

@@ -79,7 +79,8 @@ def stats_cmd(system_id: str, seed: int | None, count: int, archetype: str | Non
 @click.argument("file", type=click.Path(path_type=Path, dir_okay=False))
 @click.option("-o", "--output", "output", required=True, type=click.Path(path_type=Path, file_okay=False),
               help="Write the party's files, its manifest and (with html or pdf) index.html and party.pdf here.")
-@click.option("--force", is_flag=True, help="Write into a folder that is not empty, replacing files.")
+@click.option("--force", is_flag=True, help="Write into a folder that is not empty, replacing files (a batch "
+              "there is removed first: the files its manifest lists).")
 @click.option("--resume", is_flag=True, help="Finish the interrupted party in the -o folder.")
 @jobs_option
 @rules_options()
@@ -120,6 +121,10 @@ def party_cmd(ctx: click.Context, file: Path, output: Path, force: bool, resume:
     spec = party.spec(options, given, overlays, rules_dirs)
     if not resume:
         prepare_folder(output, force)
+        if force:
+            from chargen.cli.generate import replaced
+
+            replaced(output)
     with progress_bar(party.count, "sheets" if spec.sheets.formats else "characters") as progress:
         result = Pipeline(spec, module, output, jobs_or_cores(jobs), progress).run(resume)
     counts = ", ".join(f"{ln.key} {ln.count}" + (f" ({ln.count_dice})" if ln.count_dice != str(ln.count) else "")

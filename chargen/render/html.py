@@ -26,6 +26,7 @@ from chargen.render.contain import bounds
 from chargen.render.contain import standalone as standalone_check
 from chargen.render.env import build_environment
 from chargen.render.templates import COLLECTION, COVER, INDEX, TemplateSet
+from chargen.seeds import batch_number
 
 
 def layout_of(doc: dict, layout: str = "sheet"):
@@ -115,10 +116,10 @@ class HtmlRenderer:
                    numbers: list[int] | None = None) -> str:
         """Several characters' blocks or cards on pages, in reading order; with ``party`` (the
         encounter sheet, block layout) the roster first, and the blocks grouped by archetype when the
-        characters have one. ``numbers``: each character's number in its batch (default its seed
-        index; a party file's lines each count from 0)."""
+        characters have one. ``numbers``: each character's number in its batch (default
+        :func:`chargen.seeds.batch_number`: a party file's character its file index)."""
         items = []
-        numbers = [e.doc["seed"]["index"] for e in entries] if numbers is None else numbers
+        numbers = [batch_number(e.doc) for e in entries] if numbers is None else numbers
         for sheet, n in zip(entries, numbers):
             entry = layout_of(sheet.doc, layout)
             if entry is None or not entry.fragment:
@@ -130,23 +131,25 @@ class HtmlRenderer:
         scope = layout_of(entries[0].doc, layout)
         encounter = bool(party) and scope.encounter
         groups = group_by_archetype(items) if encounter else [{"label": None, "members": items}]
-        html = self._render(COLLECTION, items=items, groups=groups, party=party, layout=layout, title=title,
+        html = self._render(COLLECTION, len(items), items=items, groups=groups, party=party, layout=layout, title=title,
                             cards_per_page=self.cards_per_page, paper=self.paper, stylesheet=self.style(standalone),
                             per_page=scope.characters_a_page(self.cards_per_page), encounter=encounter)
         what = f"{layout} of '{title}'"
         return self.standalone(html, what) if standalone else html
 
     def cover(self, party: dict) -> str:
-        return self._render(COVER, party=party, paper=self.paper, stylesheet=self.style(False))
+        return self._render(COVER, len(party["characters"]), party=party, paper=self.paper, stylesheet=self.style(False))
 
     def index(self, party: dict) -> str:
-        return self.standalone(self._render(INDEX, party=party, paper=self.paper, stylesheet=self.style(True)),
-                               "index page")
+        html = self._render(INDEX, len(party["characters"]), party=party, paper=self.paper,
+                            stylesheet=self.style(True))
+        return self.standalone(html, "index page")
 
-    def _render(self, name: str, **context) -> str:
+    def _render(self, name: str, characters: int = 1, **context) -> str:
+        """Template ``name`` rendered, within the bounds of a render handed ``characters`` characters."""
         try:
-            with bounds.budget():
-                return _generate(self.env.get_template(name), context)
+            with bounds.budget(characters) as spent:
+                return _generate(self.env.get_template(name), context, spent.limits)
         except RenderError:
             raise
         except jinja2.TemplateSyntaxError as e:
@@ -162,16 +165,18 @@ class HtmlRenderer:
             raise RenderError(f"{self.templates.label}: {_where(e, name)}: {type(e).__name__}: {e}") from None
 
 
-def _generate(template: jinja2.Template, context: dict) -> str:
-    """The template's output, refused once it passes ``MAX_OUTPUT`` characters or ``MAX_TAGS`` elements."""
+def _generate(template: jinja2.Template, context: dict, limits: dict) -> str:
+    """The template's output, refused once it passes ``limits`` (:func:`bounds.limits`): its
+    characters (``output``) or elements (``tags``)."""
     chunks, size, tags = [], 0, 0
+    most, most_tags = limits["output"], limits["tags"]
     for chunk in template.generate(**context):
         size += len(chunk)
         tags += chunk.count("<")
-        if size > bounds.MAX_OUTPUT:
-            raise bounds.LimitExceeded(f"the output is over the limit of {bounds.MAX_OUTPUT:,} characters")
-        if tags > bounds.MAX_TAGS:
-            raise bounds.LimitExceeded(f"the output has over {bounds.MAX_TAGS:,} elements, the limit")
+        if size > most:
+            raise bounds.LimitExceeded(f"the output is over the limit of {most:,} characters")
+        if tags > most_tags:
+            raise bounds.LimitExceeded(f"the output has over {most_tags:,} elements, the limit")
         chunks.append(chunk)
     return "".join(chunks)
 

@@ -11,6 +11,7 @@ it points to. The manifest lists what is complete, one character a line; only
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import re
@@ -29,10 +30,33 @@ _UNSAFE = re.compile(r"[^a-z0-9]+")
 
 
 def slug(name: str, max_len: int = 40) -> str:
-    """A file-name-safe slug: ASCII letters and digits joined by '-', never empty, never a path."""
-    text = unicodedata.normalize("NFKD", str(name)).encode("ascii", "ignore").decode("ascii").lower()
+    """A file-name-safe slug: ASCII letters and digits joined by '-', never empty, never a path.
+
+    Each character is its NFKD decomposition's ASCII part (``José`` -> ``jose``: what chargen
+    has always written) or, where that is nothing, its transliteration by ``anyascii``
+    (``Ærwyn`` -> ``aerwyn``, ``Владимир`` -> ``vladimir``, ``山田`` -> ``shantian``, Arabic,
+    Greek, kana, ...). A name of another script that still gives nothing is ``character-``
+    and 8 hex digits of its sha256: distinct names, distinct files.
+    """
+    name = str(name)
+    text = "".join(_ascii(ch) for ch in name).lower()
     text = _UNSAFE.sub("-", text).strip("-")[:max_len].strip("-")
-    return text or "character"
+    if text:
+        return text
+    if name.isascii():
+        return "character"  # as ever: an ASCII name of no letters or digits
+    return "character-" + hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+
+
+def _ascii(ch: str) -> str:
+    if ch.isascii():
+        return ch
+    kept = unicodedata.normalize("NFKD", ch).encode("ascii", "ignore").decode("ascii")
+    if kept:
+        return kept
+    from anyascii import anyascii
+
+    return anyascii(ch)
 
 
 def character_stem(index: int, name: str) -> str:

@@ -24,7 +24,9 @@ no other line's characters (their documents, byte for byte). Character *j* of
 a line is ``make_character(module, line seed, j, line request)``: raising a
 count adds characters at the end of the line and keeps the first ones. Files
 are numbered in file order, so a line added before another renumbers the
-files after it (their contents stay the same).
+files after it (their characters stay the same; each records its number in the
+party, its file index, as ``seed.number``: the number its block, card, sheet
+and file name show).
 
 The file is validated like rules: every problem at once, each one line
 ``file:line: key.path: what is wrong (what is allowed)``.

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from chargen.errors import CharacterError, RulesError
+from chargen.seeds import batch_number
 from chargen.run.files import character_stem
 from chargen.rules.yamlio import read_text
 from chargen.serialize import parse_document
@@ -70,19 +71,26 @@ def plan(paths: list[Path], modules: tuple | None = (),
     """
     from chargen.run.readers import read_documents
 
-    stems: dict[str, str] = {}
+    stems: dict[str, tuple[str, str]] = {}  # a file name's stem: the file and the name that give it
     out = []
     for path in paths:
         for position, (label, doc) in enumerate(read_documents(path, notice)):
             if modules is not None:
                 _check_rules(doc, label, modules)
-            stem = character_stem(doc["seed"]["index"], doc["identity"]["name"])
+            stem = character_stem(batch_number(doc), doc["identity"]["name"])
             if stem in stems:
-                raise CharacterError(f"{stems[stem]} and {label} would both be written as {stem}.* "
-                                     f"(same index and name; rename one or render them separately)")
-            stems[stem] = label
+                raise CharacterError(f"{stems[stem][0]} and {label} would both be written as {stem}.* "
+                                     f"({_why_same(stems[stem][1], doc['identity']['name'])}; rename one or render them separately)")
+            stems[stem] = label, doc["identity"]["name"]
             out.append(Planned(path, position, stem, label))
     return out
+
+
+def _why_same(x: str, y: str) -> str:
+    """Why two characters get one file name: the same number and name, or names that make the same file name."""
+    if x == y:
+        return "the same number and name"
+    return f"the same number, and names whose file name is the same: {x[:40]!r} and {y[:40]!r}"
 
 
 def _documents(planned: list[Planned]) -> Iterator[tuple[Planned, dict]]:

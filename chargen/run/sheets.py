@@ -26,6 +26,7 @@ from pathlib import Path
 
 from chargen.errors import ChargenError, RenderError
 from chargen.formats import FORMATS, INDEX_HTML, PARTY_PDF, Format, batch_files, names
+from chargen.seeds import batch_number
 from chargen.run.files import lock_folder
 from chargen.run.spec import DEFAULT_PARTY_NAME, SheetOptions  # noqa: F401 - with the stage, for callers
 from chargen.run.workers import (  # noqa: F401 - SheetRenderer, quiet_collector, draw: with the stage, for callers
@@ -200,7 +201,7 @@ class SheetStage:
                 continue
             doc = task.doc
             embedded = (f"{task.stem}.json", json_bytes(doc))
-            index = doc["seed"]["index"] if task.index is None else task.index
+            index = batch_number(doc) if task.index is None else task.index
             if self.collects:
                 self.party.docs.append((index, doc))  # laid out together, several to a page, at the end
                 self.party.writer.embed(*embedded)
@@ -226,7 +227,7 @@ class SheetStage:
             return
         pages = Counter(s.pages for s in self.sheets).most_common(1)[0][0] if self.sheets else 1
         try:
-            guessed = [_summary(task, task.doc["seed"]["index"] if task.index is None else task.index, pages,
+            guessed = [_summary(task, batch_number(task.doc) if task.index is None else task.index, pages,
                                 [list(f) for f in engine_extra(task.doc, self.modules, "sheet").get("roster", [])])
                        for task in in_flight]
         except ChargenError:
@@ -269,7 +270,7 @@ def write_sheets(characters: Iterable[tuple[str, dict, dict]], folder: Path, opt
     with lock_folder(folder), SheetStage(folder, options, formats, modules, count) as stage:
         if stage.collects_first(count):  # party.pdf holds every character anyway: read them all, lay it out first
             characters = list(characters)
-            stage.collection_first([(doc["seed"]["index"], doc) for _, doc, _ in characters])
+            stage.collection_first([(batch_number(doc), doc) for _, doc, _ in characters])
         for _ in stage.draw(tasks()):
             if progress:
                 progress(1)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from chargen.errors import OutputError
 from chargen.formats import BatchInfo, Format, resolve
-from chargen.generate import make_character
+from chargen.generate import make_character, numbered
 from chargen.run.files import atomic_write, character_stem, inside
 from chargen.run.spec import RunSpec
 
@@ -32,8 +32,8 @@ class Writer:
         members = self.spec.members
         if members is None:
             return make_character(self.module, self.spec.seed, index, self.spec.request)
-        slot = members.slots[index]
-        return make_character(self.module, slot.seed, slot.index, slot.request)
+        slot = members.slots[index]  # its index counts within its line; its number is its file index
+        return numbered(make_character(self.module, slot.seed, slot.index, slot.request), index)
 
     @property
     def data(self) -> tuple[Format, ...]:

@@ -16,6 +16,14 @@ exhausting memory or running for ever. Every render gets a :class:`Budget`:
 The output is counted as it is generated (see :mod:`chargen.render.html`).
 The limits are generous: the built-in sheets stay far below every one of them
 (``tests/test_render_bounds.py`` checks that they stay below a tenth).
+
+A render handed *n* characters (the encounter sheet's blocks, a page of cards,
+index.html's and the cover's rows) may spend *n* characters' worth (``PER_CHARACTER``,
+several times what the heaviest built-in template, the block, spends on one),
+never less than one render's limits above: chargen's own templates are never
+refused for the size of the batch it makes (index.html of 20,000 sheets, an
+encounter sheet of 1,000 blocks), and a hostile template is still stopped, at a
+bound proportional to the batch.
 """
 
 from __future__ import annotations
@@ -42,6 +50,21 @@ MAX_TAGS = 40_000                # elements of it (WeasyPrint needs about 20 KB 
 MAX_SECONDS = 60.0               # wall-clock backstop: a built-in sheet renders in about 20 ms
 MAX_TEMPLATE_BYTES = 1_000_000   # one template file (the built-in ones are under 20 KB)
 
+# What a render may spend for each character it is handed (a D100 II block spends about 210 steps,
+# 1,600 built, a value of 16,000 items (the document), 5,200 characters and 410 elements of
+# output and 12 ms; an index row 10 steps, 510 characters and 32 elements).
+PER_CHARACTER = {"steps": 2_000, "built": 20_000, "value": 50_000, "output": 20_000, "tags": 2_000,
+                 "seconds": 0.25}
+_BASE = {"steps": "MAX_STEPS", "built": "MAX_BUILT", "value": "MAX_VALUE", "output": "MAX_OUTPUT",
+         "tags": "MAX_TAGS", "seconds": "MAX_SECONDS"}
+
+
+def limits(characters: int = 1) -> dict:
+    """The limits of a render handed ``characters`` characters: each the larger of one render's
+    (``MAX_*``) and ``characters`` times its ``PER_CHARACTER`` allowance."""
+    n = max(1, characters)
+    return {k: max(globals()[name], PER_CHARACTER[k] * n) for k, name in _BASE.items()}
+
 clock = time.monotonic  # replaced in tests
 
 
@@ -52,10 +75,11 @@ class LimitExceeded(Exception):
 class Budget:
     """What one render has spent so far."""
 
-    def __init__(self) -> None:
+    def __init__(self, characters: int = 1) -> None:
+        self.limits = limits(characters)
         self.steps = 0
         self.built = 0
-        self.deadline = clock() + MAX_SECONDS
+        self.deadline = clock() + self.limits["seconds"]
         # id -> (container, weight) of the containers weighed so far: a template passes the same
         # document or list to many calls and filters, and weighing it afresh each time made a page of
         # twelve stat blocks spend 0.3 s in weight(). Emptied by every call of a method that changes
@@ -65,29 +89,29 @@ class Budget:
 
     def step(self, n: int = 1) -> None:
         self.steps += n
-        if self.steps > MAX_STEPS:
-            raise LimitExceeded(f"the template takes more than {MAX_STEPS:,} steps (loop iterations, calls, "
+        if self.steps > self.limits["steps"]:
+            raise LimitExceeded(f"the template takes more than {self.limits['steps']:,} steps (loop iterations, calls, "
                                 f"range items) in one render")
         if self.steps & 1023 == 0 or n > 1:
             self.check_time()
 
     def check_time(self) -> None:
         if clock() > self.deadline:
-            raise LimitExceeded(f"the template takes longer than {MAX_SECONDS:g} seconds to render")
+            raise LimitExceeded(f"the template takes longer than {self.limits['seconds']:g} seconds to render")
 
     def build(self, n: int) -> None:
         self.built += n
-        if self.built > MAX_BUILT:
-            raise LimitExceeded(f"the template makes more than {MAX_BUILT:,} characters and items in one render")
+        if self.built > self.limits["built"]:
+            raise LimitExceeded(f"the template makes more than {self.limits['built']:,} characters and items in one render")
 
 
 _current: contextvars.ContextVar[Budget | None] = contextvars.ContextVar("chargen_render_budget", default=None)
 
 
 @contextlib.contextmanager
-def budget() -> Iterator[Budget]:
-    """A fresh budget for the renders inside the block."""
-    b = Budget()
+def budget(characters: int = 1) -> Iterator[Budget]:
+    """A fresh budget for the renders inside the block, handed ``characters`` characters."""
+    b = Budget(characters)
     token = _current.set(b)
     try:
         yield b
@@ -101,10 +125,16 @@ def step(n: int = 1) -> None:
         b.step(n)
 
 
+def value_limit() -> int:
+    """The most characters or items one value may have in the current render."""
+    b = _current.get()
+    return MAX_VALUE if b is None else b.limits["value"]
+
+
 def built(value: object) -> object:
     """``value`` (just made), once its size is counted against the budget."""
     n = shallow_size(value)
-    if n > MAX_VALUE:
+    if n > value_limit():
         raise LimitExceeded(too_big(n))
     b = _current.get()
     if b is not None:
@@ -114,7 +144,7 @@ def built(value: object) -> object:
 
 def too_big(n: int | str) -> str:
     amount = f"{n:,}" if isinstance(n, int) else n
-    return f"a value of {amount} characters or items is over the limit of {MAX_VALUE:,}"
+    return f"a value of {amount} characters or items is over the limit of {value_limit():,}"
 
 
 def shallow_size(value: object) -> int:
@@ -126,10 +156,11 @@ def shallow_size(value: object) -> int:
 _CONTAINERS = (list, tuple, dict, set, frozenset)
 
 
-def weight(value: object, limit: int = MAX_VALUE) -> int:
+def weight(value: object, limit: int | None = None) -> int:
     """The characters and items of ``value`` counted through nested containers, as far as ``limit``:
     what turning it into text costs. Past the limit, :class:`LimitExceeded`. Within a render, a
     container already weighed (and not changed since) is not weighed again."""
+    limit = value_limit() if limit is None else limit
     if not isinstance(value, _CONTAINERS):
         return shallow_size(value)
     b = _current.get()
@@ -161,10 +192,10 @@ def _weigh(value: object, limit: int) -> int:
 
 def check_text(*values: object) -> None:
     """Refuse values that would be too long once turned into text together."""
-    total = 0
+    total, most = 0, value_limit()
     for v in values:
-        total += weight(v, MAX_VALUE - total) if isinstance(v, _CONTAINERS) else shallow_size(v)
-        if total > MAX_VALUE:
+        total += weight(v, most - total) if isinstance(v, _CONTAINERS) else shallow_size(v)
+        if total > most:
             raise LimitExceeded(too_big(total))
 
 
@@ -193,7 +224,7 @@ def _times(left: object, right: object) -> object:
     for seq, n in ((left, right), (right, left)):
         if isinstance(seq, (str, list, tuple)) and _is_int(n):
             size = weight(seq) if isinstance(seq, (list, tuple)) else len(seq)
-            if n > 0 and size * n > MAX_VALUE:
+            if n > 0 and size * n > value_limit():
                 raise LimitExceeded(too_big(size * n))
     return left * right
 
@@ -227,10 +258,10 @@ def check_format(text: str, args: object) -> None:
             if n == "*":
                 raise LimitExceeded("a '*' width or precision in a % format is not allowed in templates")
             if n is not None:
-                total += int(n) if len(n) < 12 else MAX_VALUE + 1
+                total += int(n) if len(n) < 12 else value_limit() + 1
     check_text(args)
-    if total > MAX_VALUE:
-        raise LimitExceeded(f"a % format with widths of {total:,} characters is over the limit of {MAX_VALUE:,}")
+    if total > value_limit():
+        raise LimitExceeded(f"a % format with widths of {total:,} characters is over the limit of {value_limit():,}")
 
 
 def check_format_method(text: str, args: tuple, kwargs: dict) -> None:
@@ -243,10 +274,10 @@ def check_format_method(text: str, args: tuple, kwargs: dict) -> None:
     for _, _, spec, _ in fields:
         if spec and "{" in spec:
             raise LimitExceeded("a nested field in a format spec ('{:{w}}') is not allowed in templates")
-        total += sum(int(n) if len(n) < 12 else MAX_VALUE + 1 for n in re.findall(r"\d+", spec or ""))
+        total += sum(int(n) if len(n) < 12 else value_limit() + 1 for n in re.findall(r"\d+", spec or ""))
     check_text(*args, *kwargs.values())
-    if total > MAX_VALUE:
-        raise LimitExceeded(f"a format with widths of {total:,} characters is over the limit of {MAX_VALUE:,}")
+    if total > value_limit():
+        raise LimitExceeded(f"a format with widths of {total:,} characters is over the limit of {value_limit():,}")
 
 
 # --- range, loops, filters and calls -----------------------------------------------------
@@ -304,14 +335,14 @@ def bounded_filter(name: str, f):
 
 def check_repeats(inserted: object, times: int) -> None:
     """Refuse a filter or method that would insert ``inserted`` ``times`` times, past the limit."""
-    if isinstance(inserted, str) and len(inserted) * times > MAX_VALUE:
+    if isinstance(inserted, str) and len(inserted) * times > value_limit():
         raise LimitExceeded(too_big(len(inserted) * times))
 
 
 def check_sizes(what: str, sizes: list) -> None:
     for n in sizes:
-        if _is_int(n) and n > MAX_VALUE:
-            raise LimitExceeded(f"{what}: {n:,} is over the limit of {MAX_VALUE:,} for a width or count")
+        if _is_int(n) and n > value_limit():
+            raise LimitExceeded(f"{what}: {n:,} is over the limit of {value_limit():,} for a width or count")
 
 
 def before_call(obj, args: tuple, kwargs: dict) -> None:
@@ -332,7 +363,7 @@ def before_call(obj, args: tuple, kwargs: dict) -> None:
     elif method == "expandtabs":
         check_sizes(method, [a * (owner.count("\t") + 1) for a in given if _is_int(a)])
     elif method == "join" and given:
-        check_repeats(owner, len(given[0]) if hasattr(given[0], "__len__") else MAX_VALUE)
+        check_repeats(owner, len(given[0]) if hasattr(given[0], "__len__") else value_limit())
     elif method == "replace" and len(given) > 1:
         check_repeats(given[1], len(owner) + 1)
     elif method == "format":

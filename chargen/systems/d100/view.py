@@ -38,8 +38,23 @@ def _pct(v) -> str:
     return "-" if v is None else f"{v}%"
 
 
+def unusable(w: dict) -> str:
+    """The mark of a weapon its bearer cannot use ('cannot use: STR/DEX 3/0 short': the points
+    short of its minimums), as every layout and export gives it; '' for a usable weapon."""
+    short = w.get("below_minimum")
+    if not isinstance(short, dict):
+        return ""
+    return f"cannot use: STR/DEX {short.get('str', 0)}/{short.get('dex', 0)} short"
+
+
+def _marked(text: str, w: dict) -> str:
+    mark = unusable(w)
+    return f"{text} ({mark})" if mark else text
+
+
 def weapon_text(w: dict) -> str:
-    """A weapon as the text block writes it: 'Broadsword 45% parry 30% 1D8+1+1D4 SR 5'."""
+    """A weapon as the text block writes it: 'Broadsword 45% parry 30% 1D8+1+1D4 SR 5', and at the
+    end, for one its bearer cannot use, '(cannot use: STR/DEX 3/0 short)'."""
     parts = [w["label"], _pct(w["attack"])]
     if w.get("parry") is not None:
         parts.append(f"parry {_pct(w['parry'])}")
@@ -51,14 +66,15 @@ def weapon_text(w: dict) -> str:
         parts.append(f"SR {w['sr']}")
     if w.get("range") is not None:
         parts.append(f"range {w['range']}")
-    return " ".join(str(p) for p in parts)
+    return _marked(" ".join(str(p) for p in parts), w)
 
 
 def weapon_cell(w: dict) -> str:
-    """A weapon as the roster writes it: 'Broadsword 45%/30% 1D8+1'."""
+    """A weapon as the roster writes it: 'Broadsword 45%/30% 1D8+1' (and the mark of one its bearer
+    cannot use, as :func:`weapon_text`)."""
     parry = f"/{w['parry']}%" if w.get("parry") is not None else ""
     attack = "-" if w.get("attack") is None else f"{w['attack']}%"
-    return f"{w['label']} {attack}{parry} {w.get('damage') or '-'}"
+    return _marked(f"{w['label']} {attack}{parry} {w.get('damage') or '-'}", w)
 
 
 def _strip(doc: dict, chars: list) -> tuple:

@@ -27,6 +27,7 @@ import re
 
 from chargen.formats import Format
 from chargen.systems.d100.interop.d100view import CHARACTERISTICS, skill_sources
+from chargen.systems.d100.view import unusable
 from chargen.engines import view_of
 
 IMG = "icons/svg/mystery-man.svg"  # Foundry's default actor image
@@ -57,13 +58,22 @@ def _weapon_parts(w: dict) -> list[tuple[str, int]]:
     return [("base", w["base"]), ("other", value - w["base"])]
 
 
+def _weapon_item(w: dict) -> dict:
+    """A weapon's skill item; one its bearer cannot use says so in its description."""
+    item = _skill_item(w["label"], "combat", _weapon_parts(w))
+    mark = unusable(w)
+    if mark:
+        item["system"]["description"] = f"<p>{mark[0].upper()}{mark[1:]}.</p>"
+    return item
+
+
 def actor(doc: dict) -> dict:
     chars = view_of(doc).group("characteristics")
     keys = [*CHARACTERISTICS, *(f.key for f in chars.figures if f.key not in CHARACTERISTICS), "edu"]
     stats = {k: {"base": doc["characteristics"].get(k, 0), "culture": 0, "exp": 0, "age": 0, "effects": 0}
              for k in dict.fromkeys(keys)}
     items = [_skill_item(s["label"], s["category"], skill_sources(s)) for s in doc["skills"]]
-    items += [_skill_item(w["label"], "combat", _weapon_parts(w)) for w in doc["weapons"]]
+    items += [_weapon_item(w) for w in doc["weapons"]]
     items += [{"name": h["label"], "type": "hit-location", "effects": [],
                "system": {"lowRoll": h["melee"][0], "highRoll": h["melee"][1], "maxHP": h["hp"], "ap": h["ap"]},
                "flags": {"brp": {"brpidFlag": {"id": f"i.hit-location.{kebab(h['label'])}"}}}}

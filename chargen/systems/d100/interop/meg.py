@@ -26,6 +26,7 @@ import textwrap
 
 from chargen.formats import BatchInfo, Format
 from chargen.systems.d100.interop.d100view import range_text, signed_dm, weapon_damage
+from chargen.systems.d100.view import unusable
 from chargen.engines import view_of
 
 MEG_STATS = ("STR", "CON", "SIZ", "DEX", "INT", "POW", "CHA")
@@ -47,7 +48,7 @@ def meg_weapon(w: dict, character_dm: str) -> dict:
     damage, add = weapon_damage(w, character_dm)
     out = {"name": w["label"], "damage": damage, "ap": w.get("ap") or 0, "hp": w.get("hp") or 0, "size": SIZE,
            "add_damage_modifier": add, "reach": MISSILE_REACH if w["kind"] == "missile" else MELEE_REACH,
-           "effects": w.get("special") or "", "type": weapon_type(w)}
+           "effects": ", ".join(e for e in (w.get("special"), unusable(w)) if e), "type": weapon_type(w)}
     if w["kind"] == "missile" and w.get("range") is not None:
         out["range"] = "/".join([str(w["range"])] * 3)
     return out

@@ -24,6 +24,7 @@ import re
 from collections.abc import Callable
 
 from chargen.errors import CharacterError
+from chargen.systems.d100.generate import below_minimum
 from chargen.systems.d100.interop.meg import MEG_STATS, MELEE_REACH, MISSILE_REACH, SIZE, SPELL_LISTS
 
 Notice = Callable[[str], None]
@@ -220,7 +221,11 @@ class NpcReader:
             value = _int(style.get("value", 0), f"{self.label}: combat_styles[{n}].value")
             weapons = _list(style.get("weapons"), f"{self.label}: combat_styles[{n}].weapons")
             for k, w in enumerate(weapons):
-                out.append(self.weapon(w, value, parry, known, combat, f"{self.label}: combat_styles[{n}].weapons[{k}]"))
+                entry = self.weapon(w, value, parry, known, combat, f"{self.label}: combat_styles[{n}].weapons[{k}]")
+                rule = known.get(entry["label"].lower())
+                if rule is not None:  # as the rules give it from the NPC's STR and DEX (MEG marks it in effects)
+                    entry["below_minimum"] = below_minimum(rule, chars)
+                out.append(entry)
                 self.weapon_unread(w, f"combat_styles[{n}].weapons[{k}]")
             names = {str(w.get("name")) for w in weapons if isinstance(w, dict)}
             if style.get("name") is not None and str(style["name"]) not in names:
@@ -237,7 +242,8 @@ class NpcReader:
         for key, default in (("size", SIZE), ("reach", MISSILE_REACH if ranged else MELEE_REACH)):
             if w.get(key) not in (None, default):
                 self.skip(f"{where}.{key}", f"D100 II has no weapon {key}")
-        effects = [e.strip() for e in str(w.get("effects") or "").split(",") if e.strip()]
+        effects = [e.strip() for e in str(w.get("effects") or "").split(",")
+                   if e.strip() and not e.strip().lower().startswith("cannot use:")]  # chargen's mark: read again
         if [e for e in effects if e.lower() not in ("impale", "slash", "crush")] or len(effects) > 1:
             self.skip(f"{where}.effects", "D100 II knows one of impale, slash, crush")
 

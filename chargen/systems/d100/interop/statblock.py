@@ -21,6 +21,7 @@ import yaml
 from chargen.formats import BatchInfo, Format
 from chargen.formats.text import block
 from chargen.systems.d100.interop.d100view import range_text, sources_text
+from chargen.systems.d100.view import unusable
 from chargen.engines import view_of
 
 LAYOUT_ID = "chargen-d100"
@@ -72,7 +73,7 @@ def _weapon_desc(w: dict) -> str:
     parts = [f"attack {w['attack']}%" if w.get("attack") is not None else None,
              f"parry {w['parry']}%" if w.get("parry") is not None else None,
              w.get("damage"), f"SR {w['sr']}" if w.get("sr") is not None else None,
-             f"range {w['range']}" if w.get("range") is not None else None, w.get("special")]
+             f"range {w['range']}" if w.get("range") is not None else None, w.get("special"), unusable(w)]
     return ", ".join(str(p) for p in parts if p)
 
 
