@@ -16,6 +16,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from chargen import paths
 from chargen.errors import ChargenError
 
 MAX_PINS = 64
@@ -85,7 +86,9 @@ def resolve(targets: Mapping[str, PinTarget], texts: tuple[str, ...] | list[str]
         path, raw = split_set(rest)
         target = targets.get(path)
         if target is None:
-            raise PinError(f"--set {path[:80]}: not a path that can be pinned "
+            what = "not a path that can be pinned" if paths.well_formed(path) else \
+                "not a path (keys by dots, records by id: skills.climbing, weapons.broadsword.attack)"
+            raise PinError(f"--set {path[:80]}: {what} "
                            f"(expected one of: {', '.join(targets) or 'none in this system'})")
         value = _value(path, raw, target, force)
         out[(index, path)] = (path, value) if index is None else (index, path, value)
