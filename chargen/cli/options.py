@@ -69,8 +69,13 @@ def make_request(archetype: str | None, profession: str | None, years: str | Non
     return GenerationRequest(archetype=archetype, profession=profession, years=years)
 
 
+def any_case(ctx, param, value):
+    """A choice as the user may type it: ids and names are lower-case, any case is accepted (``--system D100``)."""
+    return value.lower() if isinstance(value, str) else value
+
+
 def system_option(f):
-    return click.option("--system", "system_id", default="d100", show_default=True, metavar="ID",
+    return click.option("--system", "system_id", default="d100", show_default=True, metavar="ID", callback=any_case,
                         help="Rules module id (see 'chargen systems').")(f)
 
 
@@ -143,7 +148,7 @@ sheet_options = bundle(  # how html and pdf sheets are rendered
                  "--cards-per-page to a page."),
     click.option("--cards-per-page", type=click.Choice(["4", "9"]), default="4", show_default=True,
                  help="Cards a page in --layout card: 4 (2x2) or 9 (3x3)."),
-    click.option("--pdf-variant", type=click.Choice(["pdf/ua-1"]), default=None,
+    click.option("--pdf-variant", type=click.Choice(["pdf/ua-1"], case_sensitive=False), default=None,
                  help="pdf/ua-1: tagged, accessible PDF sheets (a screen reader reads them in order); "
                       "costs about 10% more time."),
 )
