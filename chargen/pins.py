@@ -35,6 +35,7 @@ class PinTarget:
     high: int | None = None
     choices: tuple[str, ...] = ()
     where: str = ""  # what bounds it, for the error: "3D6 in characteristics.yaml"
+    traced: bool = True  # False: a trail step only when pinned (the sex: a step in every document would change them all)
 
 
 def split_set(text: str) -> tuple[str, str]:
@@ -93,3 +94,8 @@ def resolve(targets: Mapping[str, PinTarget], texts: tuple[str, ...] | list[str]
         value = _value(path, raw, target, force)
         out[(index, path)] = (path, value) if index is None else (index, path, value)
     return tuple(out.values())
+
+
+def sex_target(sexes) -> PinTarget:
+    """``identity.sex``: one of the rules' sexes; the name is then drawn from that sex's list (a pinned name stays)."""
+    return PinTarget("choice", choices=tuple(sexes), traced=False)

@@ -43,3 +43,44 @@ def test_pdf_variant_layout_and_paper_in_any_case(tmp_path):
     assert r.exit_code == 0, r.output
     manifest = json.loads((tmp_path / "a" / "manifest.json").read_text())
     assert (manifest["pdf_variant"], manifest["paper"], manifest["layout"]) == ("pdf/ua-1", "letter", "sheet")
+
+
+def csv_rows(output):
+    return [line.split(",")[:3] for line in output.lstrip("\ufeff").splitlines()[1:]]
+
+
+@pytest.mark.parametrize("system", ["d100", "kotm", "rtd"])
+def test_a_pinned_sex_draws_from_that_sex_list_and_leaves_every_other_character(system):
+    plain = run("generate", "--system", system, "--seed", 3, "--count", 6, "--format", "json")
+    base = json.loads(plain.stdout)
+    flip = {d["seed"]["index"]: ("female" if d["identity"]["sex"] == "male" else "male") for d in base[1:3]}
+    r = run("generate", "--system", system, "--seed", 3, "--count", 6, "--format", "json",
+            *[a for i, sex in flip.items() for a in ("--set", f"{i}:identity.sex={sex}")])
+    assert r.exit_code == 0, r.output
+    docs = json.loads(r.stdout)
+    for before, after in zip(base, docs):
+        i = before["seed"]["index"]
+        if i not in flip:
+            assert after == before  # every other character, byte for byte
+            continue
+        assert after["identity"]["sex"] == flip[i] and after["pins"] == {"identity.sex": flip[i]}
+        assert after["rolls"] == before["rolls"]  # the sex was still rolled, then replaced
+    names = [d["identity"]["name"] for d in docs]
+    assert len(set(names)) == len(names)
+
+
+def test_a_pinned_name_and_sex_together():
+    r = run("generate", "--system", "d100", "--seed", 3, "--index", 0, "--set", "identity.name=Red Ulf",
+            "--set", "identity.sex=female", "--format", "json")
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)
+    assert doc["identity"]["name"] == "Red Ulf" and doc["identity"]["sex"] == "female"
+    r = run("generate", "--system", "d100", "--seed", 3, "--set", "identity.sex=robot")
+    assert r.exit_code == 1 and "expected one of: female, male" in r.output
+
+
+def test_a_batch_pinned_to_one_sex_keeps_names_unique():
+    r = run("generate", "--system", "d100", "--seed", 3, "--count", 200, "--format", "csv", "--set", "identity.sex=female")
+    rows = csv_rows(r.stdout)
+    assert {sex for _, _, sex in rows} == {"female"}
+    assert len({name for _, name, _ in rows}) == 200
