@@ -84,3 +84,34 @@ def test_a_batch_pinned_to_one_sex_keeps_names_unique():
     rows = csv_rows(r.stdout)
     assert {sex for _, _, sex in rows} == {"female"}
     assert len({name for _, name, _ in rows}) == 200
+
+
+LONG_COMMAND = ("--seed", 123456789012345, "--index", 987654, "--archetype", "town_guard", "--set", "characteristics.str=17",
+                "--set", "identity.name=Bartholomew Fitzgerald", "--require", "best_weapon.attack>=30",
+                "--require", "combat.hit_points>=8")
+
+
+@pytest.mark.parametrize("layout", ["sheet", "block", "card"])
+def test_the_reproduce_command_breaks_only_between_arguments(tmp_path, layout):
+    import shutil
+    import subprocess
+
+    if shutil.which("pdftotext") is None:
+        pytest.skip("pdftotext (poppler-utils) is not installed")
+    r = run("generate", *LONG_COMMAND, "--format", "json,pdf", "--layout", layout, "-o", tmp_path / "a")
+    assert r.exit_code == 0, r.output
+    pdf = next((tmp_path / "a").glob("9*.pdf"))
+    text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    command = ("chargen generate --system d100 --seed 123456789012345 --index 987654 --archetype town_guard "
+               "--set characteristics.str=17 --set 'identity.name=Bartholomew Fitzgerald' "
+               "--require 'best_weapon.attack>=30' --require 'combat.hit_points>=8'")
+    start = text.index("chargen generate")
+    printed = text[start:start + len(command) + 40]
+    lines = printed.split("\n")
+    joined, n = "", 0
+    while len(joined) < len(command):  # the command's lines, joined where they broke
+        joined = lines[0] if n == 0 else f"{joined} {lines[n]}"
+        n += 1
+    assert joined[:len(command)] == command, printed
+    assert n > 1, "the command should be long enough to break"
+    assert all(line.startswith("--") for line in lines[1:n]), printed
