@@ -168,6 +168,10 @@ class Engine:
     modules: tuple[Path, ...] = ()
     # (doc, chargen.ranks.Rank) -> int: an archetype's signature figure (its rank's band holds it)
     signature: Callable | None = None
+    # the weapon figure the path best_weapon ranks the usable weapons by (chargen.paths; "": none)
+    best_weapon: str = ""
+    # rules -> {list key: the ids its records can have} (weapons, skills): paths enter them by id
+    ids: Callable = lambda rules: {}
 
 
 def read_schema(package: str, name: str = "schema.json") -> dict:

@@ -105,7 +105,11 @@ def _step_lines(doc: dict, d: Derivation, pins: dict, derived: frozenset = froze
 
 
 def explain(doc: dict, rules: object, path: str, module=None) -> list[str]:
-    """The lines that explain ``path`` of ``doc`` (an error when the character has no such value)."""
+    """The lines that explain ``path`` of ``doc`` (an error when the character has no such value);
+    ``best_weapon.attack`` or ``weapons[1]`` is explained as the record it names (``weapons.broadsword.attack``)."""
+    asked, path = path, paths.canonical(doc, path)
+    if asked != path:
+        return [f"{asked} is {path}", *explain(doc, rules, path, module)]
     node = paths.lookup(doc, path)
     trail = _trail(doc, rules)
     if node is None or path.split(".")[0] in ("rolls", "trail"):

@@ -156,8 +156,9 @@ class NameService:
     """
 
     def __init__(self, engine: engines.Engine, rules: object, batch_seed: int, index: int, group: Mapping,
-                 request: GenerationRequest | None = None):
+                 request: GenerationRequest | None = None, moved: bool = False):
         self.engine, self.rules, self.batch_seed, self.index = engine, rules, batch_seed, index
+        self.moved = moved  # a pinned sex put it in another group than drawn: its rank counts from the list's end
         self.group = dict(group)
         self.request = request or GenerationRequest()
         # what the groups of earlier indices depend on: the request without pins and constraints
@@ -168,6 +169,8 @@ class NameService:
         rank = batch_rank(self.rules, self.batch_seed, self.index,
                           _group_of(scheme, self.rules, self.batch_seed, self.request), variant=self.groups_by)
         key = ":".join([scheme.key, str(self.batch_seed), *self.group.values()])
+        if self.moved:  # the drawn members of its group take ranks 0, 1, ...: counted from the end, it meets none
+            rank = max(0, len(given) * len(bynames) - 1 - rank)
         return unique_name(key, rank, given, bynames, fmt)
 
 
@@ -205,6 +208,9 @@ class GenerationContext:
         return self.names.group
 
 
+_GROUP_PINS = {"sex": "identity.sex"}  # a name group's key -> the path --set pins it with
+
+
 def begin(module: RulesModule, batch_seed: int, index: int,
           request: GenerationRequest | None = None, attempt: int = 0) -> GenerationContext:
     """The context of character ``index``: its roller, with the name group drawn first.
@@ -222,8 +228,10 @@ def begin(module: RulesModule, batch_seed: int, index: int,
         roller.log.extend(drawer.log)
     else:
         group = draw_group(scheme, module.rules, roller, request)
-    group = {k: request.pin(k, v) for k, v in group.items()}  # a pinned background replaces its roll
-    names = NameService(engine, module.rules, batch_seed, index, group, request)
+    # a pinned background or sex replaces its roll (the name is drawn from the pinned group's list)
+    pinned = {k: request.pin(_GROUP_PINS.get(k, k), v) for k, v in group.items()}
+    names = NameService(engine, module.rules, batch_seed, index, pinned, request,
+                        moved=pinned.get("sex") != group.get("sex"))
     return GenerationContext(roller, names, Trail(), batch_seed, index)
 
 
@@ -306,9 +314,9 @@ def numbered(doc: dict, number: int) -> dict:
 def trace_inputs(targets: Mapping, body: dict, pins: dict, trail: Trail) -> None:
     """A trail step for each input ``--set`` could pin, with its value as made: what tells a hand
     edit of an input (``chargen check``, the sheet's small print) from the value as rolled."""
-    for path in targets:
+    for path, target in targets.items():
         value = input_value(lookup(body, path))
-        if value is not None:
+        if value is not None and (getattr(target, "traced", True) or path in pins):
             trail.derive(path, value, "input: pinned with --set" if path in pins else "input: as rolled")
 
 

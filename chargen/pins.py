@@ -16,6 +16,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from chargen import paths
 from chargen.errors import ChargenError
 
 MAX_PINS = 64
@@ -34,6 +35,7 @@ class PinTarget:
     high: int | None = None
     choices: tuple[str, ...] = ()
     where: str = ""  # what bounds it, for the error: "3D6 in characteristics.yaml"
+    traced: bool = True  # False: a trail step only when pinned (the sex: a step in every document would change them all)
 
 
 def split_set(text: str) -> tuple[str, str]:
@@ -85,8 +87,15 @@ def resolve(targets: Mapping[str, PinTarget], texts: tuple[str, ...] | list[str]
         path, raw = split_set(rest)
         target = targets.get(path)
         if target is None:
-            raise PinError(f"--set {path[:80]}: not a path that can be pinned "
+            what = "not a path that can be pinned" if paths.well_formed(path) else \
+                "not a path (keys by dots, records by id: skills.climbing, weapons.broadsword.attack)"
+            raise PinError(f"--set {path[:80]}: {what} "
                            f"(expected one of: {', '.join(targets) or 'none in this system'})")
         value = _value(path, raw, target, force)
         out[(index, path)] = (path, value) if index is None else (index, path, value)
     return tuple(out.values())
+
+
+def sex_target(sexes) -> PinTarget:
+    """``identity.sex``: one of the rules' sexes; the name is then drawn from that sex's list (a pinned name stays)."""
+    return PinTarget("choice", choices=tuple(sexes), traced=False)

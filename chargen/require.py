@@ -3,7 +3,8 @@
 The grammar is one comparison, no more (nothing is evaluated as code)::
 
     requirement := PATH OP NUMBER
-    PATH        := a document path (chargen.paths): combat.hit_points, skills.climbing, stats.str
+    PATH        := a document path (chargen.paths): combat.hit_points, skills.climbing, stats.str,
+                   weapons.broadsword.attack, best_weapon.attack
     OP          := >= | <= | > | < | == | !=
     NUMBER      := an optional sign and ASCII digits
 
@@ -23,13 +24,14 @@ from __future__ import annotations
 
 import operator
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from chargen import paths
 from chargen.errors import ChargenError
 
 OPS = {">=": operator.ge, "<=": operator.le, "==": operator.eq, "!=": operator.ne, ">": operator.gt, "<": operator.lt}
-_EXPR = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_.\[\]]*)\s*(>=|<=|==|!=|>|<)\s*([+-]?[0-9]{1,9})\s*")
+_EXPR = re.compile(rf"\s*({paths.PATH})\s*(>=|<=|==|!=|>|<)\s*([+-]?[0-9]{{1,9}})\s*")
 MAX_REQUIRES = 32
 
 
@@ -74,17 +76,19 @@ def parse(text: str) -> Requirement:
     return Requirement(m[1], m[2], int(m[3]))
 
 
-def parse_all(texts: tuple[str, ...] | list[str], sample: dict | None = None) -> tuple[Requirement, ...]:
-    """Every ``--require``; with ``sample`` (a character of the batch), each path must name a number in it."""
+def parse_all(texts: tuple[str, ...] | list[str], sample: dict | None = None,
+              ids: Mapping[str, tuple[str, ...]] | None = None) -> tuple[Requirement, ...]:
+    """Every ``--require``; with ``sample`` (a character of the batch), each path must name a number of
+    such a character: in ``sample``, or in a record of the rules' ``ids`` (list key -> ids) it lacks."""
     if len(texts) > MAX_REQUIRES:
         raise RequireError(f"{len(texts)} --require options (at most {MAX_REQUIRES})")
     out = tuple(parse(t) for t in texts)
     if sample is not None:
         for r in out:
-            v = r.value(sample)
-            if not isinstance(v, int) or isinstance(v, bool):
-                raise RequireError(f"--require {r}: {r.path} is not a number of this system's characters "
-                                   f"(e.g. {', '.join(_numbers(sample)[:8])})")
+            why = paths.names_a_number(sample, r.path, ids or {})
+            if why is not None:
+                examples = f" (e.g. {', '.join(_numbers(sample)[:8])})" if why.startswith(r.path) else ""
+                raise RequireError(f"--require {r}: {why}{examples}")
     return out
 
 

@@ -35,6 +35,7 @@ class Printed:
     requests: list[str] = field(default_factory=list)   # every URL the page asked for
     console: list[str] = field(default_factory=list)    # console messages and uncaught exceptions
     links: list[str] = field(default_factory=list)      # the href of every link, as the browser resolved it
+    value: object = None                                # what ``evaluate`` gave, on the screen
 
 
 class _Pipe:
@@ -76,8 +77,9 @@ class _Pipe:
         return json.loads(raw)
 
 
-def print_page(path: Path, timeout: float = 60) -> Printed:
-    """Open ``path`` in headless Chromium and print it; what it requested and logged."""
+def print_page(path: Path, timeout: float = 60, evaluate: str | None = None, width: int = 1200) -> Printed:
+    """Open ``path`` in headless Chromium and print it; what it requested and logged; with ``evaluate``,
+    that expression's value on a screen ``width`` pixels wide (before printing)."""
     browser = find()
     if browser is None:
         raise RuntimeError("no chromium on PATH")
@@ -105,14 +107,19 @@ def print_page(path: Path, timeout: float = 60) -> Printed:
         session = pipe.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
         for domain in ("Network", "Runtime", "Log", "Page"):
             pipe.send(f"{domain}.enable", session=session)
+        if evaluate is not None:
+            pipe.send("Emulation.setDeviceMetricsOverride", {"width": width, "height": 900, "deviceScaleFactor": 1,
+                                                             "mobile": False}, session=session)
         url = Path(path).resolve().as_uri()
         pipe.send("Page.navigate", {"url": url}, session=session)
         pipe.wait_for("Page.loadEventFired")
         links = pipe.send("Runtime.evaluate", {"expression": "Array.from(document.links, a => a.href)",
                                                "returnByValue": True}, session=session)["result"]["value"]
+        value = None if evaluate is None else pipe.send("Runtime.evaluate", {
+            "expression": evaluate, "returnByValue": True}, session=session)["result"].get("value")
         pdf = pipe.send("Page.printToPDF", {"printBackground": True, "preferCSSPageSize": True,
                                             "displayHeaderFooter": False}, session=session)["data"]
-        printed = Printed(base64.b64decode(pdf), links=links)
+        printed = Printed(base64.b64decode(pdf), links=links, value=value)
         for event in pipe.events:
             method, params = event.get("method"), event.get("params", {})
             if method == "Network.requestWillBeSent":

@@ -87,3 +87,17 @@ def test_a_generated_sheet_prints_on_one_page_and_index_links_resolve(folders):
         assert parts.scheme == "file" and Path(unquote(parts.path)).is_file(), link
     linked = {Path(unquote(urlsplit(u).path)).name for u in printed.links}
     assert {"party.pdf"} | {f for c in manifest["characters"] for f in c["files"].values()} == linked
+
+
+SCREEN = ("JSON.stringify({overflow: document.documentElement.scrollWidth - window.innerWidth, "
+          "page: getComputedStyle(document.querySelector('main')).backgroundColor, "
+          "desk: getComputedStyle(document.documentElement).backgroundColor})")
+
+
+@pytest.mark.parametrize("folder", ["sheets", "block", "card"])
+def test_on_a_screen_1200_px_wide_the_page_is_white_on_the_desk_without_horizontal_scrolling(folders, folder):
+    """Issue 22 point 14: the block and card HTML showed grey text on the grey desk, wider than the window."""
+    html = sorted((folders / folder).glob("0000-*.html"))[0]
+    seen = json.loads(browser.print_page(html, evaluate=SCREEN, width=1200).value)
+    assert seen["overflow"] <= 0, seen
+    assert seen["page"] == "rgb(255, 255, 255)" and seen["desk"] != seen["page"], seen

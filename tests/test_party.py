@@ -153,7 +153,7 @@ def test_every_problem_of_a_bad_party_file(tmp_path):
         "archetype with one)",
         "party.yaml:12: members[7].key: key 'rear' is also the key of the member line at line 11 (each line's key "
         "must be its own: it seeds the line)",
-        "party.yaml:13: members[8].colour: unknown key (allowed: archetype, count, key, name, profession, set, years)",
+        "party.yaml:13: members[8].colour: unknown key (allowed: archetype, count, key, name, profession, require, set, years)",
         "party.yaml:14: members[9]: expected a mapping, got the text 'bandit'",
     ]
     r = run("rules", "check", path)

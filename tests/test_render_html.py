@@ -100,4 +100,4 @@ def test_the_small_print_of_an_own_module_names_its_folder():
     module = load_module("mykotm", rules_dirs=[Path(__file__).parent.parent / "examples" / "house-rules" / "modules"])
     doc = make_character(module, 3, 1)
     html = HtmlRenderer(TemplateSet.load()).sheet(figured(doc, (module,)), True)
-    assert "--index 1 --rules-dir &lt;your folder of mykotm&gt;</span>" in html
+    assert '--index 1</span> <span class="nobr">--rules-dir &lt;your folder of mykotm&gt;</span>' in html

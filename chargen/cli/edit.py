@@ -65,8 +65,9 @@ def explain_cmd(file: Path, path: str | None, everything: bool, overlays: tuple[
     """How a value of a saved character came to be: the dice with their faces, each rules entry
     read (file, key, row), each modifier and its source, pins and hand edits.
 
-    PATH is a document path: characteristics.str, combat.damage_modifier, skills.climbing,
-    level, weapons.spear.damage.hit, stats.str.tier.
+    PATH is a document path, as --set and --require spell it: characteristics.str,
+    combat.damage_modifier, skills.climbing, level, weapons.spear.damage.hit, stats.str.tier,
+    best_weapon.attack (the usable weapon with the best attack; KoTM: damage_modifier, RTD: damage).
 
     \b
     Examples:

@@ -39,7 +39,8 @@ SHEET_FORMATS = names(sheet=True)
                    "INDEX:PATH=VALUE pins character INDEX only.")
 @click.option("--require", "requires", multiple=True, metavar="EXPR",
               help="Reroll each character until PATH OP NUMBER holds (repeatable; OP: >= <= > < == !=; "
-                   "e.g. \"combat.hit_points>=14\").")
+                   "e.g. \"combat.hit_points>=14\", \"skills.climbing>=40\", \"weapons.broadsword.attack>=50\"; "
+                   "best_weapon is the usable weapon ranked best: \"best_weapon.attack>=60\").")
 @click.option("--force", is_flag=True, help="Write into a folder that is not empty, replacing files (a batch there "
               "is removed first: the files its manifest lists); and pin a number the rules' dice cannot roll.")
 @click.option("--resume", is_flag=True,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 from pathlib import Path
@@ -10,17 +11,18 @@ import click
 
 from chargen.cli import cli
 from chargen.cli.options import (
-    Integer, given_value, jobs_option, jobs_or_cores, make_request, make_sheet_options, progress_bar, request_options,
-    resolve_seed, rules_options, seed_option, sheet_options,
+    Integer, any_case, given_value, jobs_option, jobs_or_cores, make_request, make_sheet_options, progress_bar,
+    request_options, resolve_seed, rules_options, seed_option, sheet_options,
 )
 from chargen.errors import RulesError, printable
 
 
 @cli.command("archetypes")
-@click.option("--system", "system_id", default=None, metavar="ID",
+@click.option("--system", "system_id", default=None, metavar="ID", callback=any_case,
               help="One rules module's archetypes (default: every module's).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"], case_sensitive=False), default="text", show_default=True)
 @rules_options()
-def archetypes_cmd(system_id: str | None, overlays: tuple[Path, ...], rules_dirs: tuple[Path, ...]) -> None:
+def archetypes_cmd(system_id: str | None, fmt: str, overlays: tuple[Path, ...], rules_dirs: tuple[Path, ...]) -> None:
     """List the archetypes (named NPC types) of the rules modules: id, label, what varies.
 
     \b
@@ -28,6 +30,7 @@ def archetypes_cmd(system_id: str | None, overlays: tuple[Path, ...], rules_dirs
         chargen archetypes --system d100
         chargen archetypes
         chargen archetypes --rules-dir examples/house-rules/modules
+        chargen archetypes --system kotm --format json
     """
     from chargen import engines
     from chargen.rules import load_module, module_ids
@@ -35,14 +38,20 @@ def archetypes_cmd(system_id: str | None, overlays: tuple[Path, ...], rules_dirs
     if overlays and not system_id:
         raise click.UsageError("--rules needs --system: the module whose archetypes the overlays change")
     ids = [system_id] if system_id else module_ids(rules_dirs)
+    rows = []
     for sid in ids:
         module = load_module(sid, overlays, rules_dirs)
-        for a in engines.require(module.engine).archetypes(module.rules):
-            click.echo(printable(f"{module.id:<5} {a.id:<18} {a.label:<20} {a.varies}"))
+        rows += [(module.id, a) for a in engines.require(module.engine).archetypes(module.rules)]
+    if fmt == "json":
+        click.echo(json.dumps([{"system": sid, "id": a.id, "label": a.label, "varies": a.varies} for sid, a in rows],
+                              indent=2, ensure_ascii=False))
+        return
+    for sid, a in rows:
+        click.echo(printable(f"{sid:<5} {a.id:<18} {a.label:<20} {a.varies}"))
 
 
 @cli.command("stats")
-@click.option("--system", "system_id", default="d100", show_default=True, metavar="ID",
+@click.option("--system", "system_id", default="d100", show_default=True, metavar="ID", callback=any_case,
               help="Rules module id (see 'chargen systems').")
 @seed_option
 @click.option("-n", "--count", type=Integer(1, 100_000), default=1000, show_default=True,

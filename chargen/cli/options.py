@@ -72,8 +72,13 @@ def make_request(archetype: str | None, profession: str | None, years: str | Non
     return GenerationRequest(archetype=archetype, profession=profession, years=years)
 
 
+def any_case(ctx, param, value):
+    """A choice as the user may type it: ids and names are lower-case, any case is accepted (``--system D100``)."""
+    return value.lower() if isinstance(value, str) else value
+
+
 def system_option(f):
-    return click.option("--system", "system_id", default="d100", show_default=True, metavar="ID",
+    return click.option("--system", "system_id", default="d100", show_default=True, metavar="ID", callback=any_case,
                         help="Rules module id (see 'chargen systems').")(f)
 
 
@@ -173,7 +178,8 @@ sheet_options = bundle(  # how html and pdf sheets are rendered: generate, rende
                  "--cards-per-page to a page."),
     click.option("--cards-per-page", type=Declared(choices.cards_per_page_ids, case_sensitive=True),
                  default=str(choices.DEFAULT_CARDS_PER_PAGE), show_default=True, help=_cards_help()),
-    click.option("--pdf-variant", type=Declared(lambda: choices.PDF_VARIANTS, case_sensitive=True), default=None, help=_variants_help()),
+    click.option("--pdf-variant", type=Declared(lambda: choices.PDF_VARIANTS, case_sensitive=False), default=None,
+                 help=_variants_help()),
 )
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from chargen.cli import cli
-from chargen.cli.options import Integer, resolve_seed, rules_options, seed_option
+from chargen.cli.options import Integer, any_case, resolve_seed, rules_options, seed_option
 
 
 class RollCommand(click.Command):
@@ -46,7 +46,7 @@ def _option(o, owners: list[str]) -> click.Option:
 
 @cli.command("roll", cls=RollCommand)
 @click.argument("expression", required=False)
-@click.option("--system", "system_id", metavar="ID", help="Resolve an action under this system's rules instead.")
+@click.option("--system", "system_id", metavar="ID", callback=any_case, help="Resolve an action under this system's rules instead.")
 @seed_option
 @click.option("--format", "fmt", type=click.Choice(["text", "json"], case_sensitive=False), default="text", show_default=True)
 @rules_options()

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from chargen.cli import cli
-from chargen.cli.options import CONTEXT, rules_options
+from chargen.cli.options import CONTEXT, any_case, rules_options
 from chargen.errors import printable
 
 
@@ -50,7 +50,7 @@ def rules_group() -> None:
 
 
 @rules_group.command("show")
-@click.argument("system_id", metavar="SYSTEM")
+@click.argument("system_id", metavar="SYSTEM", callback=any_case)
 @click.option("--file", "only", metavar="STEM", help="Show one rules file only (e.g. combat, skills).")
 @rules_options()
 def rules_show_cmd(system_id: str, only: str | None, overlays: tuple[Path, ...], rules_dirs: tuple[Path, ...]) -> None:

@@ -40,15 +40,24 @@ class Asked:
     def request(self, module, base=None):
         """The request, checked against ``module``'s rules: ``base`` (default: the archetype, profession
         and years asked) with the pins of ``--set`` and the constraints of ``--require``."""
-        from chargen import engines, pins, require
-        from chargen.generate import make_attempt
+        from chargen import engines, pins
 
         base = self.base() if base is None else base
         pinned = pins.resolve(engines.require(module.engine).pins(module.rules), self.sets, self.force)
-        if not self.requires:
-            return replace(base, pins=pinned)
-        sample = make_attempt(module, 0, 0, replace(base, pins=pinned).for_index(0), 0)[0]  # the paths a character has
-        return replace(base, pins=pinned, requires=require.parse_all(self.requires, sample))
+        return with_requires(module, replace(base, pins=pinned), self.requires)
+
+
+def with_requires(module, request, texts: tuple[str, ...] | list[str]):
+    """``request`` with the requirements ``texts`` (``--require``, a party line's ``require:``), each
+    path checked against a character of the request (the paths a character has) and the rules' ids."""
+    from chargen import engines, require
+    from chargen.generate import make_attempt
+
+    if not texts:
+        return request
+    sample = make_attempt(module, 0, 0, request.for_index(0), 0)[0]
+    ids = engines.require(module.engine).ids(module.rules)
+    return replace(request, requires=require.parse_all(tuple(texts), sample, ids))
 
 
 def check_formats(formats: tuple[str, ...], module) -> None:

@@ -55,7 +55,7 @@ from chargen.seeds import MAX_COUNT, MAX_SEED
 
 PARTY_KEYS = ("name", "system", "seed", "members")
 OPTIONAL_KEYS = ("formats", "layout", "cards_per_page")
-MEMBER_KEYS = ("archetype", "count", "name", "years", "profession", "key", "set")
+MEMBER_KEYS = ("archetype", "count", "name", "years", "profession", "key", "set", "require")
 MAX_LINES = 500
 MAX_LINE_COUNT = 1000
 
@@ -108,7 +108,9 @@ class Party:
     def record(self) -> dict:
         return {"file": self.file, "sha256": self.sha256, "name": self.name,
                 "lines": [{"key": ln.key, **({"archetype": ln.request.archetype} if ln.request.archetype else {}),
-                           "count": ln.count, "count_dice": ln.count_dice, "seed": ln.seed} for ln in self.lines]}
+                           "count": ln.count, "count_dice": ln.count_dice, "seed": ln.seed,
+                           **({"require": [str(r) for r in ln.request.requires]} if ln.request.requires else {})}
+                          for ln in self.lines]}
 
 
 def line_seed(file_seed: int, key: str) -> int:
@@ -265,6 +267,7 @@ def _line(e: Cursor, key: str, module: RulesModule | None, seed: int | None) -> 
     if module is not None:
         _request_problems(e, module, request)
         request = _pinned(e, module, request)
+        request = _required(e, module, request)
     if count_dice is None or seed is None:
         return None
     return Line(key, request, str(count_dice), roll_count(seed, key, count_dice), line_seed(seed, key))
@@ -288,6 +291,36 @@ def _pinned(e: Cursor, module: RulesModule, request: GenerationRequest) -> Gener
         except PinError as err:
             vc.fail(str(err).replace("--set ", "", 1).replace("; add --force to pin it anyway", ""))
     return replace(request, pins=tuple(pins))
+
+
+def _required(e: Cursor, module: RulesModule, request: GenerationRequest) -> GenerationRequest:
+    """A line's ``require: [EXPR, ...]``: constraints, as ``--require`` gives them, on every character of the
+    line (each expression checked on its own, its problem at its line)."""
+    from chargen.errors import ChargenError
+    from chargen.require import MAX_REQUIRES
+    from chargen.run.asked import with_requires
+
+    c = e["require"]
+    if not c.present:
+        return request
+    items = c.list(1) if isinstance(c.value, list) else []
+    if not isinstance(c.value, list):
+        c.fail('expected a list of expressions, as --require gives them (e.g. ["best_weapon.attack>=60"])')
+    if len(items) > MAX_REQUIRES:
+        c.fail(f"{len(items)} expressions (at most {MAX_REQUIRES})")
+        return request
+    texts = []
+    for x in items:
+        text = x.str(200)
+        if text is None:
+            continue
+        try:
+            with_requires(module, request, [text])
+        except ChargenError as err:
+            x.fail(str(err).replace("--require ", "", 1))
+            continue
+        texts.append(text)
+    return with_requires(module, request, texts) if len(texts) == len(items) else request
 
 
 def _text(c: Cursor) -> str | None:

@@ -36,6 +36,8 @@ ENGINE = register(Engine(
     recompute=recompute,
     fill=fill,
     signature=signature,
+    best_weapon="attack",
+    ids=lambda rules: {"weapons": tuple(rules.weapons), "skills": tuple(s.id for s in rules.skills)},
 ))
 
 __all__ = ["ENGINE", "ROLL_OPTIONS", "build_rules", "generate", "resolve"]

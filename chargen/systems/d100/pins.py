@@ -9,11 +9,11 @@ roll: the kit rolled after it is the pinned background's.
 
 from __future__ import annotations
 
-from chargen.pins import PinTarget
+from chargen.pins import PinTarget, sex_target
 
 
 def pin_targets(rules) -> dict[str, PinTarget]:
-    out = {"identity.name": PinTarget("text"),
+    out = {"identity.name": PinTarget("text"), "identity.sex": sex_target(rules.sexes),
            "background": PinTarget("choice", choices=tuple(bg.id for _, _, bg in rules.backgrounds.rows))}
     for ch in rules.characteristics:
         dice = [ch.dice, *(a.characteristics[ch.id] for a in rules.archetypes.values()

@@ -45,6 +45,8 @@ ENGINE = register(Engine(
     recompute=recompute,
     fill=fill,
     signature=signature,
+    best_weapon="damage_modifier",
+    ids=lambda rules: {"weapons": tuple(rules.weapons)},
 ))
 
 __all__ = ["ENGINE", "ROLL_OPTIONS", "build_rules", "generate", "resolve", "sheet_context"]

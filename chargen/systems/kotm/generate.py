@@ -11,7 +11,7 @@ from __future__ import annotations
 from chargen import archetypes
 from chargen.dice import Roller, parse
 from chargen.fill import fill_list
-from chargen.pins import PinTarget
+from chargen.pins import PinTarget, sex_target
 from chargen.systems.kotm.mechanics import damage_range
 from chargen.systems.kotm.rules import OUTCOME, SD_BOUND, KotmRules, Profession, Weapon
 
@@ -26,7 +26,7 @@ def draw_identity(rules: KotmRules, roller: Roller) -> dict[str, str]:
 
 def pin_targets(rules: KotmRules) -> dict[str, PinTarget]:
     return {
-        "identity.name": PinTarget("text"),
+        "identity.name": PinTarget("text"), "identity.sex": sex_target(rules.sexes),
         "identity.age": PinTarget("int", rules.age_dice.minimum, rules.age_dice.maximum,
                                   where=f"{rules.age_dice} in generation.yaml"),
         "profession": PinTarget("choice", choices=tuple(p.id for p in rules.professions)),

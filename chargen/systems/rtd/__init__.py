@@ -71,6 +71,8 @@ ENGINE = register(Engine(
     recompute=recompute,
     fill=fill,
     signature=signature,
+    best_weapon="damage",
+    ids=lambda rules: {"weapons": tuple(rules.weapons), "skills": tuple(i for i, _ in rules.skill_pool)},
 ))
 
 __all__ = ["ENGINE", "ROLL_OPTIONS", "build_rules", "generate", "resolve", "sheet_context"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from chargen import archetypes
 from chargen.dice import Roller, parse
 from chargen.fill import fill_list
-from chargen.pins import PinTarget
+from chargen.pins import PinTarget, sex_target
 from chargen.resolve import percent
 from chargen.systems.rtd.mechanics import pass_chance
 from chargen.systems.rtd.rules import Actions, RtdRules, SkillLevel
@@ -25,7 +25,7 @@ def draw_identity(rules: RtdRules, roller: Roller) -> dict[str, str]:
 
 
 def pin_targets(rules: RtdRules) -> dict[str, PinTarget]:
-    out = {"identity.name": PinTarget("text"),
+    out = {"identity.name": PinTarget("text"), "identity.sex": sex_target(rules.names.sexes),
            "identity.age": PinTarget("int", rules.names.age.minimum, rules.names.age.maximum,
                                      where=f"{rules.names.age} in names.yaml")}
     for s in rules.stats:
