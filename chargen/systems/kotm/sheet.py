@@ -6,6 +6,7 @@ from __future__ import annotations
 from chargen.resolve import odds_entry
 from chargen.systems.kotm.mechanics import outcome_odds, outcome_reads, ranges
 from chargen.systems.kotm.rules import OUTCOME, KotmRules, Outcome
+from chargen.systems.kotm.view import span as _span
 from chargen.systems.kotm.view import view
 from chargen.view import roster_pairs
 
@@ -92,12 +93,6 @@ def damage_rule(rules: KotmRules) -> str:
     a = rules.attack
     return (f"Damage is the second die's face (a {a.sides} does {a.damage_ten}) plus the weapon's damage "
             f"modifier, never below {a.damage_min}.")
-
-
-def _span(r: list | None) -> str:
-    if r is None:
-        return "-"
-    return str(r[0]) if r[0] == r[1] else f"{r[0]}-{r[1]}"
 
 
 def _weapon(w: dict) -> dict:

@@ -6,7 +6,8 @@ from __future__ import annotations
 from chargen.view import CharacterView, Figure, Listing, header, line, one
 
 
-def _span(r: list | None) -> str:
+def span(r: list | None) -> str:
+    """A range of faces as shown: "8-12", one face "8", none "-"."""
     if r is None:
         return "-"
     return str(r[0]) if r[0] == r[1] else f"{r[0]}-{r[1]}"
@@ -36,7 +37,7 @@ def _roster(doc: dict) -> tuple[Figure, ...]:
            Figure("SC", doc["save_check"]), Figure("CF", doc["critical_fumble_damage"])]
     if doc["weapons"]:
         w = doc["weapons"][0]
-        out.append(Figure(w["label"], _span(w["damage"]["hit"]).replace("-", "\u2013")))
+        out.append(Figure(w["label"], span(w["damage"]["hit"]).replace("-", "\u2013")))
     return tuple(out)
 
 
