@@ -35,9 +35,9 @@ from chargen.run.files import atomic_write, ignore_interrupts, inside, lock_fold
 from chargen.run.record import BatchResult, Record
 from chargen.run.record import checkpoint as _checkpoint  # noqa: F401 - the checkpoints, with the run
 from chargen.run.resume import ResumeState, resume_state
-from chargen.run.sheetbatch import draw_batch
+from chargen.run.sheetbatch import draw_batch, draw_saved
 from chargen.run.sheets import check_templates
-from chargen.run.spec import RunSpec, SheetOptions
+from chargen.run.spec import RunSpec, Saved, SheetOptions
 from chargen.run.writer import Writer
 
 
@@ -57,7 +57,11 @@ class Pipeline(Writer):
         """Write the run into its folder; with ``resume``, only what is not done yet. Without sheet
         formats, ``jobs > 1`` and at least ``PARALLEL_MIN`` characters to write, worker processes
         generate and write chunks of characters (the same bytes as one process). The folder is
-        locked for the call (:func:`chargen.run.files.lock_folder`): a second run into it fails at once."""
+        locked for the call (:func:`chargen.run.files.lock_folder`): a second run into it fails at once.
+        A spec of saved characters (``spec.saved``: ``chargen render``) draws their sheets and writes no
+        manifest (:func:`chargen.run.sheetbatch.draw_saved`; its result, a ``BundleResult``)."""
+        if self.spec.saved is not None:
+            return draw_saved(self)
         if self.sheets:
             check_templates(self.spec.sheets, self.sheets)
         with lock_folder(self.folder):
@@ -183,4 +187,4 @@ def _stopped(record: Record, total: int, cause: BaseException) -> None:
         f"{saved}; {then}", n, total, code) from cause
 
 
-__all__ = ["BatchIncomplete", "BatchResult", "Pipeline", "RunSpec", "SheetOptions", "Writer", "run_batch"]
+__all__ = ["BatchIncomplete", "BatchResult", "Pipeline", "RunSpec", "Saved", "SheetOptions", "Writer", "run_batch"]

@@ -1,13 +1,18 @@
 """A run with sheet formats: every character through the sheet stage, in order, then party.pdf and
-index.html (:class:`chargen.run.sheets.SheetStage`). Called by :class:`chargen.run.pipeline.Pipeline` (a :class:`~chargen.run.writer.Writer`)."""
+index.html (:class:`chargen.run.sheets.SheetStage`). Called by :class:`chargen.run.pipeline.Pipeline` (a :class:`~chargen.run.writer.Writer`):
+:func:`draw_batch` for the characters a run makes, :func:`draw_saved` for saved ones (``chargen render``)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from chargen.errors import ChargenError
-from chargen.run.files import character_stem
+from chargen.formats import INDEX_HTML, PARTY_PDF
+from chargen.run.files import character_stem, lock_folder
 from chargen.run.record import Record
 from chargen.run.resume import ResumeState
-from chargen.run.sheets import SheetStage, SheetTask
+from chargen.run.sheets import BundleResult, SheetStage, SheetTask
+from chargen.seeds import batch_number
 from chargen.run.writer import Writer
 
 
@@ -81,3 +86,35 @@ def _prepare(run: Writer, index: int, state: ResumeState, doc: dict | None = Non
     digests = {**present, **run.write_files(doc, files, run.data)}
     draw = tuple(f.name for f in run.sheets if f.name not in present)
     return SheetTask(stem, doc, files, draw, index), digests, new
+
+
+def draw_saved(run: Writer) -> BundleResult:
+    """The sheets of a spec's saved characters (``spec.saved``) into the run's folder, then party.pdf
+    and index.html; no manifest. The folder is locked for the call (:func:`chargen.run.files.lock_folder`)."""
+    from chargen.run.saved import characters
+
+    saved, formats, progress = run.spec.saved, run.sheets, run.progress
+    count = len(saved.planned)
+    result = BundleResult()
+    if not formats:
+        return result
+    drawn = characters(list(saved.planned), saved.modules)
+
+    def tasks() -> Iterator[SheetTask]:
+        for stem, doc, files in drawn:
+            yield SheetTask(stem, doc, {**files, **{f.name: f.file_name(stem) for f in formats}},
+                            tuple(f.name for f in formats))
+
+    with lock_folder(run.folder), SheetStage(run.folder, run.spec.sheets, formats, saved.modules, count) as stage:
+        if stage.collects_first(count):  # party.pdf holds every character anyway: read them all, lay it out first
+            drawn = list(drawn)
+            stage.collection_first([(batch_number(doc), doc) for _, doc, _ in drawn])
+        for _ in stage.draw(tasks()):
+            if progress:
+                progress(1)
+        written = dict(stage.finish())
+    stage.check_failed()
+    result.sheets = stage.sheets
+    result.files = {key: name for key, name in (("party_pdf", PARTY_PDF), ("index_html", INDEX_HTML))
+                    if name in written}
+    return result

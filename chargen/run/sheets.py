@@ -27,7 +27,6 @@ from pathlib import Path
 from chargen.errors import ChargenError, RenderError
 from chargen.formats import FORMATS, INDEX_HTML, PARTY_PDF, Format, batch_files, names
 from chargen.seeds import batch_number
-from chargen.run.files import lock_folder
 from chargen.run.spec import DEFAULT_PARTY_NAME, SheetOptions  # noqa: F401 - with the stage, for callers
 from chargen.run.workers import (  # noqa: F401 - SheetRenderer, quiet_collector, draw: with the stage, for callers
     Drawn, SheetRenderer, SheetTask, _init, _sheet, draw, quiet_collector)
@@ -249,37 +248,6 @@ class SheetStage:
         if self.failed:
             n = len(self.failed)
             raise RenderError(f"{n} sheet{'s' if n != 1 else ''} could not be drawn: " + "; ".join(self.failed))
-
-
-def write_sheets(characters: Iterable[tuple[str, dict, dict]], folder: Path, options: SheetOptions,
-                 progress: Callable[[int], None] | None = None, modules: tuple = (),
-                 count: int | None = None) -> BundleResult:
-    """Render ``(stem, document, files written)`` into ``folder``, then party.pdf and index.html
-    (``chargen render``: saved characters, no manifest; ``count``: how many, when known). The
-    folder is locked for the call (:func:`chargen.run.files.lock_folder`)."""
-    formats = tuple(FORMATS[f] for f in options.formats if f in SHEET_FORMATS)
-    result = BundleResult()
-    if not formats:
-        return result
-
-    def tasks() -> Iterator[SheetTask]:
-        for stem, doc, files in characters:
-            yield SheetTask(stem, doc, {**files, **{f.name: f.file_name(stem) for f in formats}},
-                            tuple(f.name for f in formats))
-
-    with lock_folder(folder), SheetStage(folder, options, formats, modules, count) as stage:
-        if stage.collects_first(count):  # party.pdf holds every character anyway: read them all, lay it out first
-            characters = list(characters)
-            stage.collection_first([(batch_number(doc), doc) for _, doc, _ in characters])
-        for _ in stage.draw(tasks()):
-            if progress:
-                progress(1)
-        written = dict(stage.finish())
-    stage.check_failed()
-    result.sheets = stage.sheets
-    result.files = {key: name for key, name in (("party_pdf", PARTY_PDF), ("index_html", INDEX_HTML))
-                    if name in written}
-    return result
 
 
 def render_single(doc: dict, fmt: str, options: SheetOptions, modules: tuple = ()) -> str | bytes:

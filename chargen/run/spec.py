@@ -65,6 +65,16 @@ class Members:
     record: dict
 
 
+@dataclass(frozen=True)
+class Saved:
+    """A run of saved characters' sheets (``chargen render``): the files planned
+    (:func:`chargen.run.saved.plan`, in order) and the rules modules they were made with
+    (none: as stored). Such a run writes no manifest."""
+
+    planned: tuple
+    modules: tuple = ()
+
+
 def _versions() -> dict:
     return {"schema": MANIFEST_SCHEMA, "chargen": __version__, "character_schema": SCHEMA_VERSION,
             "seed_derivation": SEED_DERIVATION}
@@ -82,6 +92,7 @@ class RunSpec:
     request: GenerationRequest | None = None
     sheets: SheetOptions = SheetOptions(formats=())
     members: Members | None = None
+    saved: Saved | None = None         # saved characters' sheets, in place of a seed's characters
     overlays: tuple[Path, ...] = ()
     rules_dirs: tuple[Path, ...] = ()
     rules: Mapping | None = None       # id, version, rules_hash, overlays: of the module loaded (or recorded)

@@ -21,10 +21,10 @@ class Writer:
 
     def __init__(self, spec: RunSpec, module, folder: Path | None = None, jobs: int = 1,
                  progress: Callable[[int], None] | None = None):
-        self.spec = spec.with_module(module)
+        self.spec = spec.with_module(module) if module is not None else spec  # None: saved characters
         self.module, self.folder, self.jobs, self.progress = module, folder, jobs, progress
         self.formats = _formats(spec.formats)
-        for fmt in self.formats:
+        for fmt in self.formats if module is not None else ():
             fmt.check_engine(module.engine)
 
     def make(self, index: int) -> dict:
