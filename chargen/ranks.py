@@ -104,7 +104,3 @@ def read_rank(c: Cursor, table: RankTable | None, check: Callable[[Cursor, str],
     raw = sig[str(kind)].value
     shown = f"{kind} {raw if not isinstance(raw, list) else '/'.join(map(str, raw))}"
     return Rank(band, str(kind), what, shown, table.of)
-
-
-def share_in_band(values: list[int], band: Band) -> float:
-    return sum(1 for v in values if band.holds(v)) / len(values) if values else 0.0

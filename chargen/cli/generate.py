@@ -223,7 +223,7 @@ def render_cmd(files: tuple[Path, ...], formats: str, output: Path | None, force
         _sheet_to_stdout(saved.as_drawn(doc, modules), fmts[0], options, modules)
         return
     from chargen.run.files import prepare_folder
-    from chargen.run.pipeline import Pipeline, RunSpec, Saved
+    from chargen.run.pipeline import Pipeline, RunSpec
     from chargen.run.sheets import start_early
 
     start_early(fmts)  # WeasyPrint is imported while the files are read
@@ -236,9 +236,7 @@ def render_cmd(files: tuple[Path, ...], formats: str, output: Path | None, force
     prepare_folder(output, force)
     earlier = saved.earlier_names(output, planned, fmts) if force else []
     with progress_bar(len(planned), "sheets") as progress:
-        spec = RunSpec("", 0, count=len(planned), formats=options.formats, sheets=options,
-                       saved=Saved(tuple(planned), modules))
-        result = Pipeline(spec, None, output, progress=progress).run()
+        result = Pipeline(RunSpec.of_saved(planned, modules, options), None, output, progress=progress).run()
     saved.remove_sheets(output, earlier)  # the same characters' sheets under their earlier names: replaced now
     extra = " and party.pdf" if "party_pdf" in result.files else ""
     click.echo(printable(f"chargen: rendered {len(result.sheets)} sheet{'s' if len(result.sheets) != 1 else ''}"

@@ -113,6 +113,13 @@ class RunSpec:
 
         return tuple(f for f in self.formats if f in names(sheet=True))
 
+    @classmethod
+    def of_saved(cls, planned, modules: tuple, sheets: SheetOptions) -> RunSpec:
+        """A render of saved characters (``chargen render``): no seed, no system of its own (each
+        character carries its own rules), the sheet formats only, no manifest."""
+        return cls("", 0, count=len(planned), formats=sheets.formats, sheets=sheets,
+                   saved=Saved(tuple(planned), tuple(modules)))
+
     def with_module(self, module) -> RunSpec:
         """This spec with the record of ``module`` (the rules it is made with)."""
         return replace(self, system=module.id, rules={
