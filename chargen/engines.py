@@ -172,6 +172,9 @@ class Engine:
     best_weapon: str = ""
     # rules -> {list key: the ids its records can have} (weapons, skills): paths enter them by id
     ids: Callable = lambda rules: {}
+    # (rules, draws, attacker doc, defender doc, chargen.combat.Choices) -> Resolution: one attack between two
+    # characters (`chargen roll --attacker --defender`); every random value from draws (chargen.combat)
+    combat: Callable | None = None
 
 
 def read_schema(package: str, name: str = "schema.json") -> dict:

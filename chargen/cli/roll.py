@@ -9,6 +9,7 @@ import click
 
 from chargen.cli import cli
 from chargen.cli.options import Integer, any_case, resolve_seed, rules_options, seed_option
+from chargen.cli.roll_attack import attack_options, run_attack, wants_attack
 
 
 class RollCommand(click.Command):
@@ -50,6 +51,7 @@ def _option(o, owners: list[str]) -> click.Option:
 @seed_option
 @click.option("--format", "fmt", type=click.Choice(["text", "json"], case_sensitive=False), default="text", show_default=True)
 @rules_options()
+@attack_options
 def roll_cmd(expression: str | None, system_id: str | None, seed: int | None, fmt: str,
              overlays: tuple[Path, ...], rules_dirs: tuple[Path, ...], **options) -> None:
     """Roll dice notation, or resolve an action under a system's rules.
@@ -69,9 +71,17 @@ def roll_cmd(expression: str | None, system_id: str | None, seed: int | None, fm
         chargen roll --system d100 --active 12 --passive 14
         chargen roll --system d100 --chance 110 --against 120
         chargen roll --system mykotm --rules-dir examples/house-rules/modules --sd 30 --level 4
+        chargen roll --attacker party/0000-hake-goodwater.json --defender party/0001-red-ulf.json --weapon shortsword --odds
     """
     from chargen.resolve import flag, given
 
+    if wants_attack(options):
+        if expression is not None:
+            raise click.UsageError("give dice notation or an attack (--attacker, --defender), not both")
+        batch_seed = resolve_seed(seed)
+        run_attack(system_id, overlays, rules_dirs, batch_seed, fmt, options)
+        click.echo(f"chargen: seed {batch_seed}", err=True)
+        return
     if expression is not None and system_id is not None:
         raise click.UsageError("give dice notation or --system, not both")
     if system_id is None and (overlays or rules_dirs):

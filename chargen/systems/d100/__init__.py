@@ -1,6 +1,7 @@
 """The D100 II engine: typed rules, character generation, roll resolution and its sheet."""
 
 from chargen.engines import Engine, NameScheme, RollOption, read_schema, register, sheet_block_card
+from chargen.systems.d100.attack import attack
 from chargen.systems.d100.experience import check_request, signature
 from chargen.systems.d100.generate import draw_identity, generate
 from chargen.systems.d100.pins import pin_targets
@@ -38,6 +39,7 @@ ENGINE = register(Engine(
     signature=signature,
     best_weapon="attack",
     ids=lambda rules: {"weapons": tuple(rules.weapons), "skills": tuple(s.id for s in rules.skills)},
+    combat=attack,
 ))
 
 __all__ = ["ENGINE", "ROLL_OPTIONS", "build_rules", "generate", "resolve"]

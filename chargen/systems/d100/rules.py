@@ -15,6 +15,7 @@ from chargen.systems.d100.rules_kit import (
     ArmourPiece, NameList, Weapon, armour_table, backgrounds_table, equipment_refs, names_table, weapons_table,
 )
 from chargen.systems.d100.rules_archetypes import Archetype, archetypes_table
+from chargen.systems.d100.rules_attack import AttackRules, attack_tables
 from chargen.systems.d100.rules_experience import Experience, professions_table, weapon_lists
 
 # What the engine's code reads by id, by role: strike ranks use SIZ and DEX, weapon
@@ -101,6 +102,7 @@ class D100Rules:
     experience: Experience
     archetypes: dict[str, Archetype]
     location_die: int = 20  # the die the hit-location table is rolled on (hit_locations.yaml: die)
+    attack: AttackRules | None = None  # attacks.yaml, fumbles.yaml, wounds.yaml: None when the module has none
 
 
 def build(docs: dict[str, Located], problems: Problems) -> D100Rules | None:
@@ -128,6 +130,8 @@ def build(docs: dict[str, Located], problems: Problems) -> D100Rules | None:
     sexes, age, names = names_table(c["names"], _ids(c["backgrounds"]["backgrounds"]))
     ids = {"characteristic": char_ids, "skill": skill_ids, "background": bg_ids, "names": set(names)}
     archetypes = archetypes_table(optional_cursor(docs, "archetypes", problems), refs, ids, experience)
+    attack = attack_tables(*(optional_cursor(docs, f, problems) for f in ("attacks", "fumbles", "wounds")),
+                           weapon_ids, tuple(location_hp))
     currency = docs["module"].data.get("currency") or {"label": "silver pieces", "abbr": "sp", "source": "default"}
     if problems.items:
         return None
@@ -136,7 +140,7 @@ def build(docs: dict[str, Located], problems: Problems) -> D100Rules | None:
         categories=categories, experience_char=exp_char, experience_steps=exp_steps, skills=skills,
         weapons=weapons, armour=armour, backgrounds=backgrounds, common_equipment=common,
         sexes=sexes, age=age, names=names, experience=experience,
-        archetypes=archetypes, location_die=location_die,
+        archetypes=archetypes, location_die=location_die, attack=attack,
     )
     bounds.check(rules, c, ABILITY)
     return None if problems.items else rules
