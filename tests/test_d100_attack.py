@@ -334,7 +334,7 @@ def test_hit_points_a_total_of_zero_is_death():
 # -- bad input -------------------------------------------------------------------------------------
 
 def test_an_unknown_weapon_a_shield_and_no_weapon_are_errors():
-    with pytest.raises(CharacterError, match="Ulf has no weapon 'axe' \\(his weapons: broadsword\\)"):
+    with pytest.raises(CharacterError, match="Ulf has no weapon 'axe' \\(weapons: broadsword\\)"):
         hit(A, D, weapon="axe")
     with pytest.raises(CharacterError, match="Medium shield parries; it has no attack"):
         hit(doc("Ulf", "medium_shield"), D, weapon="medium_shield")
@@ -344,3 +344,7 @@ def test_an_unknown_weapon_a_shield_and_no_weapon_are_errors():
         hit(A, doc("Bran", "javelin"), parry="javelin")
     with pytest.raises(OptionError, match="no such hit location"):
         hit(A, D, aim="tail")
+    weak = doc("Ulf", "broadsword")
+    weak["weapons"][0]["below_minimum"] = {"str": 2, "dex": 0, "usable": False}
+    with pytest.raises(CharacterError, match="Ulf cannot use the Broadsword \\(STR 2 short of its minimums\\)"):
+        hit(weak, D, weapon="broadsword")

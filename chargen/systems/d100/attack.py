@@ -12,6 +12,7 @@ comes from ``draws`` (:mod:`chargen.combat`), so the same code gives the odds.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 from chargen.combat import Choices, dice_of
@@ -91,10 +92,20 @@ def _dm_text(w: dict) -> str:
     return "" if dm in (None, "0", "") else (dm if dm.startswith(("+", "-")) else "+" + dm)
 
 
+_ranges = functools.lru_cache(maxsize=4096)(_ranges_text)
+
+
+@functools.lru_cache(maxsize=4096)
+def _degrees(chance: int) -> tuple[str, ...]:
+    """The degree of each D100 face against ``chance`` (face 1 first)."""
+    return tuple(degree(face, chance) for face in range(1, 101))
+
+
 def _roll(trail: Trail, chance: int, table: str, purpose: str) -> str:
-    face = trail.draws.die(100, purpose, key=lambda f: degree(f, chance))
-    result = degree(face, chance)
-    trail.step(table, result.capitalize(), f"{_why(face, chance, result)} ({_ranges_text(chance)})", "1D100",
+    degrees = _degrees(chance)
+    face = trail.draws.die(100, purpose, key=lambda f: degrees[f - 1])
+    result = degrees[face - 1]
+    trail.step(table, result.capitalize(), f"{_why(face, chance, result)} ({_ranges(chance)})", "1D100",
                d100_text(face))
     return result
 

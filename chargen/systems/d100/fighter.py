@@ -79,11 +79,13 @@ def attack_weapon(f: Fighter, weapon_id: str | None) -> dict:
     w = f.weapon(weapon_id)
     if w is None:
         have = ", ".join(str(x.get("id")) for x in f.doc.get("weapons") or ()) or "none"
-        raise CharacterError(f"{f.name} has no weapon '{weapon_id[:40]}' (his weapons: {have})")
+        raise CharacterError(f"{f.name} has no weapon '{weapon_id[:40]}' (weapons: {have})")
     if w.get("attack") is None or w.get("kind") == "shield":
         raise CharacterError(f"{f.name}'s {w.get('label')} parries; it has no attack")
     if not usable(w):
-        raise CharacterError(f"{f.name} cannot use the {w.get('label')}: {w.get('below_minimum')}")
+        short = w.get("below_minimum") or {}
+        need = ", ".join(f"{k.upper()} {short[k]}" for k in ("str", "dex") if short.get(k))
+        raise CharacterError(f"{f.name} cannot use the {w.get('label')} ({need} short of its minimums)")
     return w
 
 
@@ -97,7 +99,7 @@ def parry_item(f: Fighter, item_id: str | None, weapon: dict, t: AttackRules) ->
         if w is None or w.get("parry") is None or w.get("kind") == "missile":
             have = ", ".join(str(x["id"]) for x in f.doc.get("weapons") or () if x.get("parry") is not None
                              and x.get("kind") != "missile") or "none"
-            raise CharacterError(f"{f.name} cannot parry with '{item_id[:40]}' (he can parry with: {have})")
+            raise CharacterError(f"{f.name} cannot parry with '{item_id[:40]}' (can parry with: {have})")
         if item_kind(w) not in allowed:
             raise OptionError(f"--parry {item_id}: a missile can be parried only with: {', '.join(sorted(allowed))} "
                               "(attacks.yaml: parry.missile_items)")
