@@ -71,4 +71,7 @@ def run_attack(system_id: str | None, overlays: tuple[Path, ...], rules_dirs: tu
 
 
 def _ordered(row: dict):
+    """By chance, the likeliest first; a tally of numbers (damage) by number, "none" first."""
+    if all(k == "none" or k.lstrip("-").isdigit() for k in row):
+        return sorted(row.items(), key=lambda kv: (kv[0] != "none", int(kv[0]) if kv[0] != "none" else 0))
     return sorted(row.items(), key=lambda kv: (-kv[1], kv[0]))

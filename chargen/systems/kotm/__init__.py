@@ -1,6 +1,7 @@
 """The KoTM engine: typed rules, character generation, attack resolution and its sheet with odds."""
 
 from chargen.engines import Engine, NameScheme, RollOption, read_schema, register, sheet_block_card
+from chargen.systems.kotm.combat import attack
 from chargen.systems.kotm.generate import check_request, draw_identity, fill, generate, pin_targets, recompute
 from chargen.systems.kotm.resolve import ROLL_OPTIONS, resolve
 from chargen.systems.kotm.rules_archetypes import signature
@@ -47,6 +48,7 @@ ENGINE = register(Engine(
     signature=signature,
     best_weapon="damage_modifier",
     ids=lambda rules: {"weapons": tuple(rules.weapons)},
+    combat=attack,
 ))
 
 __all__ = ["ENGINE", "ROLL_OPTIONS", "build_rules", "generate", "resolve", "sheet_context"]
