@@ -1,6 +1,7 @@
 """The RTD engine: typed rules, character generation, action resolution and its sheet with odds."""
 
 from chargen.engines import Engine, NameScheme, RollOption, read_schema, register, sheet_block_card
+from chargen.systems.rtd.attack import attack
 from chargen.systems.rtd.generate import check_request, draw_identity, fill, generate, pin_targets, recompute
 from chargen.systems.rtd.resolve import ROLL_OPTIONS, resolve
 from chargen.systems.rtd.rules_archetypes import signature
@@ -73,6 +74,7 @@ ENGINE = register(Engine(
     signature=signature,
     best_weapon="damage",
     ids=lambda rules: {"weapons": tuple(rules.weapons), "skills": tuple(i for i, _ in rules.skill_pool)},
+    combat=attack,
 ))
 
 __all__ = ["ENGINE", "ROLL_OPTIONS", "build_rules", "generate", "resolve", "sheet_context"]

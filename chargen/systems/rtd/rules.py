@@ -14,6 +14,7 @@ from chargen.rules.tables import read_range, row_index
 from chargen.rules.yamlio import Located
 from chargen.systems.rtd import rules_combat as rc
 from chargen.systems.rtd.rules_archetypes import archetypes_table
+from chargen.systems.rtd.rules_wounding import wounding
 
 FILES = ("module", "stats", "roll_offs", "actions", "skills", "wounds", "combat", "weapons", "names")
 
@@ -123,6 +124,7 @@ class RtdRules:
     carry: tuple[rc.Carry, ...]
     names: rc.Names
     archetypes: dict = field(default_factory=dict)  # id -> RtdArchetype (archetypes.yaml, optional)
+    wounding: object = None  # rules_wounding.Wounding (wounding.yaml, optional): what a blow does to a part
 
     @property
     def buffed_stat_max(self) -> int:
@@ -161,6 +163,9 @@ def build(docs: dict[str, Located], problems: Problems) -> RtdRules | None:
     parts["archetypes"] = archetypes_table(
         optional_cursor(docs, "archetypes", problems), (stat_min or 0, stat_max or 0), {s.id for s in stats},
         dict(parts["skill_pool"] or ()), lambda pc: rc.carry_picks(pc, parts["weapons"]))
+    if parts["wounds"] is not None:
+        parts["wounding"] = wounding(optional_cursor(docs, "wounding", problems),
+                                     {p.id for p in parts["wounds"].parts}, {s.id for s in parts["wounds"].states})
     if problems.items:
         return None
     return RtdRules(**parts)
