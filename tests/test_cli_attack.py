@@ -137,3 +137,11 @@ def test_rules_check_finds_a_broken_combat_table_at_its_line(tmp_path):
     assert f"{bad}:9: changes.attacks.set.parry.shield.success.blocks: 'armor' is not one of: ap, hp, nothing" in r.stdout
     assert ("chargen/rules/d100/fumbles.yaml:9: rows: fumble rows leave face 91 of the 1D100 unassigned "
             "(rows must cover 1 to 100)") in r.stdout
+
+
+def test_a_chance_too_small_for_two_decimals_shows_as_under_001(pair):
+    from fractions import Fraction
+
+    from chargen.cli.roll_attack import _shown
+    from chargen.resolve import percent
+    assert _shown(Fraction(1, 100_000), percent) == "<0.01%" and _shown(Fraction(0), percent) == "0%"

@@ -67,7 +67,13 @@ def run_attack(system_id: str | None, overlays: tuple[Path, ...], rules_dirs: tu
     if odds is not None:
         click.echo("odds (exact):")
         for tally, row in odds.items():
-            click.echo(f"  {tally}: " + ", ".join(f"{o.replace('_', ' ')} {percent(p)}" for o, p in _ordered(row)))
+            click.echo(f"  {tally}: " + ", ".join(f"{o.replace('_', ' ')} {_shown(p, percent)}" for o, p in _ordered(row)))
+
+
+def _shown(p, percent) -> str:
+    """A chance as a percentage; one too small to show in two decimals is "<0.01%", never "0%"."""
+    text = percent(p)
+    return "<0.01%" if text == "0%" and p > 0 else text
 
 
 def _ordered(row: dict):
