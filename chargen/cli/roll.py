@@ -71,7 +71,7 @@ def roll_cmd(expression: str | None, system_id: str | None, seed: int | None, fm
         chargen roll --system d100 --active 12 --passive 14
         chargen roll --system d100 --chance 110 --against 120
         chargen roll --system mykotm --rules-dir examples/house-rules/modules --sd 30 --level 4
-        chargen roll --attacker party/0000-hake-goodwater.json --defender party/0001-red-ulf.json --weapon shortsword --odds
+        chargen roll --attacker party/0006-raimund-of-castlereach.json --defender party/0001-ulla-millbrook.json --weapon broadsword --odds
     """
     from chargen.resolve import flag, given
 
