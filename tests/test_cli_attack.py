@@ -145,3 +145,11 @@ def test_a_chance_too_small_for_two_decimals_shows_as_under_001(pair):
     from chargen.cli.roll_attack import _shown
     from chargen.resolve import percent
     assert _shown(Fraction(1, 100_000), percent) == "<0.01%" and _shown(Fraction(0), percent) == "0%"
+
+
+def test_characters_of_two_systems_are_one_error_line(tmp_path, pair):
+    kotm = tmp_path / "kotm.json"
+    kotm.write_text(to_json(make_character(load_builtin("kotm"), 42, 0)), encoding="utf-8")
+    r = run("roll", "--attacker", pair[0], "--defender", str(kotm))
+    assert r.exit_code == 1 and r.stderr == ("Error: the attacker is a D100 II character and the defender a KoTM one "
+                                             "(an attack is resolved under one system's rules)\n")

@@ -348,3 +348,6 @@ def test_an_unknown_weapon_a_shield_and_no_weapon_are_errors():
     weak["weapons"][0]["below_minimum"] = {"str": 2, "dex": 0, "usable": False}
     with pytest.raises(CharacterError, match="Ulf cannot use the Broadsword \\(STR 2 short of its minimums\\)"):
         hit(weak, D, weapon="broadsword")
+    with pytest.raises(CharacterError, match="Bran cannot parry with 'broadsword' \\(can parry with: none\\)"):
+        hit(A, dict(D, weapons=[dict(W["broadsword"], below_minimum={"str": 1, "dex": 0, "usable": False})]),
+            parry="broadsword")

@@ -96,9 +96,9 @@ def parry_item(f: Fighter, item_id: str | None, weapon: dict, t: AttackRules) ->
         return None
     if item_id is not None:
         w = f.weapon(item_id)
-        if w is None or w.get("parry") is None or w.get("kind") == "missile":
+        if w is None or w.get("parry") is None or w.get("kind") == "missile" or not usable(w):
             have = ", ".join(str(x["id"]) for x in f.doc.get("weapons") or () if x.get("parry") is not None
-                             and x.get("kind") != "missile") or "none"
+                             and x.get("kind") != "missile" and usable(x)) or "none"
             raise CharacterError(f"{f.name} cannot parry with '{item_id[:40]}' (can parry with: {have})")
         if item_kind(w) not in allowed:
             raise OptionError(f"--parry {item_id}: a missile can be parried only with: {', '.join(sorted(allowed))} "
