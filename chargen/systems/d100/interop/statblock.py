@@ -166,7 +166,8 @@ _Dumper.add_representer(str, _str)
 
 def note(doc: dict) -> str:
     """The note: front matter ``statblock: inline``, then the fenced ``statblock`` block and nothing else."""
-    block = {**_escaped(statblock(doc)), "name": bestiary_name(doc)}
+    raw = statblock(doc)  # the layout's name is a key the plugin looks up, never drawn: as it is
+    block = {**_escaped(raw), "layout": raw["layout"], "name": bestiary_name(doc)}
     body = yaml.dump(block, Dumper=_Dumper, sort_keys=False, allow_unicode=True,
                      width=1_000_000, default_flow_style=None)
     return f"---\nstatblock: inline\n---\n\n```statblock\n{body}```\n"
