@@ -43,6 +43,24 @@ KNOWN_KEYS = {"name", "cult_rank", "stats", "skills", *SPELL_LISTS, "hit_locatio
               "max_magic_points", "equipment"}
 
 
+IMPORT_OVERLAY = "MEG import"  # the overlay a document read from MEG records
+
+
+def is_import(doc: dict) -> bool:
+    """A document read from MEG (it holds MEG's totals, not rolls chargen can recompute)."""
+    return any(o.get("name") == IMPORT_OVERLAY for o in doc.get("system", {}).get("overlays", ())
+               if isinstance(o, dict))
+
+
+def nothing_to_check(path: str, docs: list[dict]) -> str:
+    """The one line ``chargen check`` says of a MEG file: what it checked, and why nothing more."""
+    made = [d for d in docs if d["seed"]["batch"]]  # chargen's own notes name the seed (read back into seed.batch)
+    n = len(docs)
+    return (f"{path}: MEG JSON, {n} NPC{'s' if n != 1 else ''} read (every field in range); MEG holds totals, "
+            "not the rolls and rules they came from, so no value can be recomputed"
+            + ("; check the character's chargen JSON or PDF instead" if made else ""))
+
+
 def is_meg(data: object) -> bool:
     """An enemies list (NPC objects with name and stats) or a party ``{party_name, enemies}``."""
     if isinstance(data, dict) and isinstance(data.get("enemies"), list) and "party_name" in data:
@@ -313,7 +331,7 @@ class NpcReader:
         doc = {
             "schema": SCHEMA_VERSION,
             "system": {"id": m.id, "name": m.name, "version": m.version, "engine": m.engine, "rules_hash": m.hash,
-                       "overlays": [{"name": "MEG import", "hash": f"sha256:{digest}"}]},
+                       "overlays": [{"name": IMPORT_OVERLAY, "hash": f"sha256:{digest}"}]},
             "seed": {"batch": int(head[1]) if head else 0, "index": int(head[2]) if head else self.position,
                      "character": 0},
             "identity": {"name": str(npc.get("name") or f"NPC {self.position + 1}")[:200],
