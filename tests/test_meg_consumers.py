@@ -122,11 +122,13 @@ def test_the_damage_rolled_is_d100_iis(batch24):
 def test_each_armour_piece_is_one_foundry_item(batch24):
     for doc, npc in zip(batch24, npcs_of(batch24)):
         items = foundry_items(npc)
-        armour = [name for kind, name in items if kind == "armor"]
-        worn = [a["label"] for a in doc["armour"]]
-        assert Counter(n for _, n in items)[worn[0]] == 1 if worn else True
-        assert sorted(armour) == sorted(worn) or any("," in a for a in armour)  # layered: one item per layer set
-        assert not set(worn) & {name for kind, name in items if kind == "equipment"}
+        held = Counter(piece for kind, name in items for piece in (name.split(", ") if kind == "armor" else [name]))
+        assert all(held[a["label"]] == 1 for a in doc["armour"]), (doc["identity"]["name"], items)
+        enc = {name: 0 for kind, name in items if kind == "armor"}
+        for h in npc["hit_locations"]:
+            if h["armor"]:
+                enc[h["armor"]] += h["enc"]
+        assert sum(enc.values()) == sum(a["enc"] for a in doc["armour"])  # Foundry's summed ENC: each piece's once
 
 
 def test_career_is_the_profession_and_culture_the_background(batch24):
