@@ -15,6 +15,7 @@ The template context is documented in the README ("Character sheets").
 from __future__ import annotations
 
 import traceback
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import jinja2
@@ -45,6 +46,19 @@ class Figured:
     doc: dict
     extra: dict
     reproduce: dict
+
+
+def continued(items: list[dict], parts: Mapping[int, list]) -> list[dict]:
+    """``items`` with each card that continues (``parts``: its anchor to its parts' HTML) in
+    its parts, one item each (``body``, ``part`` from 1, ``parts``)."""
+    if not parts:
+        return items
+    out = []
+    for item in items:
+        bodies = parts.get(item["anchor"]) or [None]
+        out += [item] if len(bodies) == 1 else [{**item, "body": body, "part": k, "parts": len(bodies)}
+                                                for k, body in enumerate(bodies, 1)]
+    return out
 
 
 def group_by_archetype(items: list[dict]) -> list[dict]:
@@ -94,7 +108,8 @@ class HtmlRenderer:
         standalone_check.check(html.replace(self._style or "", "", 1), self.templates.label, what)
         return html
 
-    def sheet(self, sheet: Figured, standalone: bool = True, layout: str = "sheet") -> str:
+    def sheet(self, sheet: Figured, standalone: bool = True, layout: str = "sheet",
+              parts: Mapping[int, list] | None = None) -> str:
         doc = sheet.doc
         entry = layout_of(doc, layout)
         if entry is None:
@@ -106,18 +121,20 @@ class HtmlRenderer:
             raise RenderError(f"{self.templates.label}: no {layout} layout for engine '{doc['system']['engine']}' "
                               f"({why})")
         if entry.fragment:
-            return self.collection([sheet], layout, standalone)
+            return self.collection([sheet], layout, standalone, parts=parts)
         name = self.templates.sheet_template(entry)
         html = self._render(name, c=doc, extra=sheet.extra, paper=self.paper, stylesheet=self.style(standalone),
                             reproduce=sheet.reproduce)
         return self.standalone(html, f"sheet of '{doc['identity']['name']}'") if standalone else html
 
     def collection(self, entries: list[Figured], layout: str, standalone: bool = True, party: dict | None = None,
-                   numbers: list[int] | None = None) -> str:
+                   numbers: list[int] | None = None, parts: Mapping[int, list] | None = None) -> str:
         """Several characters' blocks or cards on pages, in reading order; with ``party`` (the
         encounter sheet, block layout) the roster first, and the blocks grouped by archetype when the
         characters have one. ``numbers``: each character's number in its batch (default
-        :func:`chargen.seeds.batch_number`: a party file's character its file index)."""
+        :func:`chargen.seeds.batch_number`: a party file's character its file index). ``parts``: the
+        cards that continue (:func:`chargen.render.cardfit.fit`), by their place in ``entries``: the
+        HTML of each of their parts, each drawn as a card of its own marked 1/2, 2/2, ..."""
         items = []
         numbers = [batch_number(e.doc) for e in entries] if numbers is None else numbers
         for sheet, n in zip(entries, numbers):
@@ -125,8 +142,10 @@ class HtmlRenderer:
             if entry is None or not entry.fragment:
                 raise RenderError(f"{self.templates.label}: no {layout} layout for engine "
                                   f"'{sheet.doc['system']['engine']}'")
-            items.append({"n": n, "anchor": len(items), "reproduce": sheet.reproduce, "c": sheet.doc,
-                          "extra": sheet.extra, "template": self.templates.sheet_template(entry)})
+            item = {"n": n, "anchor": len(items), "reproduce": sheet.reproduce, "c": sheet.doc, "extra": sheet.extra,
+                    "template": self.templates.sheet_template(entry), "body": None, "part": 0, "parts": 0}
+            items.append(item)
+        items = continued(items, parts or {})
         title = party["name"] if party else items[0]["c"]["identity"]["name"]
         scope = layout_of(entries[0].doc, layout)
         encounter = bool(party) and scope.encounter
