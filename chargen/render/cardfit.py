@@ -74,9 +74,13 @@ def _limit(card) -> float:
 
 
 def overflows(card) -> bool:
-    """Whether any box inside ``card`` ends past the foot of its content box."""
+    """Whether any box inside ``card`` ends past the foot of its content box (a line, not the
+    glyphs' own boxes, which may reach a point or two past their line at any size)."""
+    from weasyprint.formatting_structure.boxes import InlineBox, TextBox
+
     limit = _limit(card) + EDGE_PT
-    return any(_bottom(b) > limit for b in card.descendants() if b is not card and hasattr(b, "border_height"))
+    return any(_bottom(b) > limit for b in card.descendants()
+               if b is not card and hasattr(b, "border_height") and not isinstance(b, (InlineBox, TextBox)))
 
 
 def _children(card) -> list:
