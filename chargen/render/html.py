@@ -26,7 +26,7 @@ from chargen.errors import RenderError
 from chargen.render.contain import bounds
 from chargen.render.contain import standalone as standalone_check
 from chargen.render.env import build_environment
-from chargen.render.templates import COLLECTION, COVER, INDEX, TemplateSet
+from chargen.render.templates import COLLECTION, COVER, GLANCE, INDEX, TemplateSet
 from chargen.seeds import batch_number
 
 
@@ -158,6 +158,13 @@ class HtmlRenderer:
 
     def cover(self, party: dict) -> str:
         return self._render(COVER, len(party["characters"]), party=party, paper=self.paper, stylesheet=self.style(False))
+
+    def glance(self, title: str, glances: list[dict]) -> str:
+        """The party at a glance (:mod:`chargen.render.glance`): ``glances``, one per character, side by side."""
+        from chargen.render.glance import pages
+
+        return self._render(GLANCE, len(glances), title=title, pages=pages(glances), paper=self.paper,
+                            stylesheet=self.style(False))
 
     def index(self, party: dict) -> str:
         html = self._render(INDEX, len(party["characters"]), party=party, paper=self.paper,

@@ -31,8 +31,8 @@ from chargen.run.spec import DEFAULT_PARTY_NAME, SheetOptions  # noqa: F401 - wi
 from chargen.run.workers import (  # noqa: F401 - SheetRenderer, quiet_collector, draw: with the stage, for callers
     Drawn, SheetRenderer, SheetTask, _init, _sheet, draw, quiet_collector)
 from chargen.run.partyfiles import (  # noqa: F401 - ROSTER_ROWS, roster_parts: with the rest, for callers
-    EARLY_COLLECTION, EARLY_COVER, ROSTER_ROWS, PartyPdf, SheetSummary, json_bytes, party_summary, roster_parts,
-    write_index)
+    EARLY_COLLECTION, EARLY_COVER, ROSTER_ROWS, PartyPdf, SheetSummary, glance_of, json_bytes, party_summary,
+    roster_parts, write_index)
 
 SHEET_FORMATS = names(sheet=True)
 RECYCLE = 100
@@ -209,6 +209,8 @@ class SheetStage:
                 pages = self.party.add(self.folder / task.files["pdf"], doc["identity"]["name"],
                                        embedded) if self.party else 0
             self.sheets.append(_summary(task, index, pages, drawn.roster))
+            if self.party and self.options.compare:
+                self.party.glances.append(glance_of(index, doc))
             yield task, drawn
 
     def cover_first(self, in_flight: list[SheetTask]) -> None:

@@ -36,6 +36,7 @@ class SheetOptions:
     layout: str = DEFAULT_LAYOUT          # one of the engines' layouts (chargen.engines.Layout)
     cards_per_page: int = DEFAULT_CARDS_PER_PAGE  # a layout whose cards a page are chosen: chargen.choices.CARDS_PER_PAGE
     pdf_variant: str | None = None        # one of chargen.choices.PDF_VARIANTS
+    compare: bool = False                 # party.pdf carries the party at a glance (chargen.render.glance)
 
     @property
     def workers(self) -> int:
@@ -159,6 +160,8 @@ class RunSpec:
                 record["cards_per_page"] = s.cards_per_page
             if s.pdf_variant:
                 record["pdf_variant"] = s.pdf_variant
+            if s.compare:
+                record["compare"] = True
             return record
         if any(f.batch_file for f in resolve(self.formats)):
             return {"party_name": s.title}
@@ -177,7 +180,7 @@ class RunSpec:
         sheets = SheetOptions(formats=(), paper=taken["paper"] or DEFAULT_PAPER, party_name=taken["party_name"],
                               layout=taken["layout"] or DEFAULT_LAYOUT,
                               cards_per_page=taken["cards_per_page"] or DEFAULT_CARDS_PER_PAGE,
-                              pdf_variant=taken["pdf_variant"])
+                              pdf_variant=taken["pdf_variant"], compare=bool(taken["compare"]))
         spec = cls(system=taken["system"], seed=taken["seed"], first=taken["first"], count=taken["count"],
                    formats=taken["formats"], request=_recorded_request(manifest), sheets=sheets,
                    rules=dict(manifest["system"]),

@@ -125,6 +125,9 @@ class SheetRenderer:
     def cover(self, party: dict):
         return self.maker().render(self.renderer.cover(party), "party cover")
 
+    def glance(self, title: str, glances: list[dict]):
+        return self.maker().render(self.renderer.glance(title, glances), "the party at a glance")
+
 
 # --- the worker side -------------------------------------------------------
 
