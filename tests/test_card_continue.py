@@ -112,7 +112,7 @@ def test_the_longest_npcs_continue_on_marked_cards_every_value_shown_nothing_pas
     assert len(boxes) > len(armsmasters)  # they continue
     assert pages == -(-len(boxes) // cards)
     cards_of = {}  # each character's cards in a row, marked 1/n .. n/n
-    for anchor, part, k, n in re.findall(r'id="c-(\d+)(?:-(\d+))?">(?:<span class="card-part"[^>]*>(\d+)/(\d+)<)?',
+    for anchor, part, k, n in re.findall(r'id="c-(\d+)(?:-(\d+))?">\n?(?:<span class="card-part"[^>]*>(\d+)/(\d+)<)?',
                                          html):
         cards_of.setdefault(int(anchor), []).append((int(part or 1), int(k or 0), int(n or 0)))
     assert sorted(cards_of) == list(range(len(armsmasters)))
