@@ -173,3 +173,44 @@ def test_pieces_cut_tables_at_rows_and_paragraphs_after_items_keeping_the_text()
     assert cardparts.part_html(parts, (U(2, 0, 1),)).endswith('Climb <b>40</b></p>\n')
     assert cardparts.pieces("loose text <p>x</p>") is None
     assert cardparts.pieces("<p>unclosed <b>x</p>") is None
+
+
+def test_duplex_places_each_back_mirrored_over_the_long_edge():
+    from chargen.render.html import duplex
+
+    items = [{"anchor": a, "part": k} for a, n in enumerate([2, 1, 3, 1, 2]) for k in range(1, n + 1)]
+    pages = duplex(items, 4)
+    name = [[None if i is None else (i["anchor"], i["part"]) for i in page] for page in pages]
+    # fronts: 0/1 1/1 2/1 2/3 | backs, in the fronts' order (the page sets them from the right)
+    assert name[0] == [(0, 1), (1, 1), (2, 1), (2, 3)]
+    assert name[1] == [(0, 2), None, (2, 2)]
+    assert name[2] == [(3, 1), (4, 1)] and name[3] == [None, (4, 2)]
+
+
+@pytest.mark.parametrize("cards, paper", [(4, "a4"), (9, "letter"), (9, "a4"), (4, "letter")])
+def test_card_backs_continue_behind_their_fronts(armsmasters, laid_out, cards, paper):
+    r = SheetRenderer(paper=paper, layout="card", cards_per_page=cards, card_backs=True)
+    party = {"name": "Armoury", "systems": [], "seeds": [5], "count": len(armsmasters)}
+    laid_out.clear()
+    rendered = r.collection(list(enumerate(armsmasters)), party)
+    assert rendered.pages % 2 == 0
+    maker, html = laid_out[-1]
+    import weasyprint
+
+    document = weasyprint.HTML(string=html, base_url=maker.base_url, url_fetcher=maker.fetcher).render(
+        font_config=maker.font_config, stylesheets=[maker.css])
+    where = {}
+    for number, page in enumerate(document.pages):
+        width = page._page_box.margin_width()
+        for box in page._page_box.descendants():
+            ident = getattr(box, "element", None) is not None and box.element_tag == "article" and box.element.get("id")
+            if ident:
+                where[ident] = (number, box.border_box_x(), box.border_box_y(), box.border_width(), width)
+                assert past_edge(box) == [], ident
+    backs = [i for i in where if i.count("-") == 2 and i.endswith("-2")]
+    assert backs
+    for back in backs:
+        page, x, y, w, width = where[back]
+        front_page, fx, fy, _, _ = where[back[:-2]]
+        assert page == front_page + 1 and page % 2 == 1
+        assert abs(y - fy) < 0.5 and abs((x + w / 2) - (width - (fx + w / 2))) < 0.5  # mirrored left to right

@@ -14,6 +14,7 @@ The template context is documented in the README ("Character sheets").
 
 from __future__ import annotations
 
+import itertools
 import traceback
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -61,6 +62,27 @@ def continued(items: list[dict], parts: Mapping[int, list]) -> list[dict]:
     return out
 
 
+def duplex(items: list[dict], per_page: int) -> list[list]:
+    """Cards for printing on both sides (--card-backs): pages in pairs, a front and its back. A
+    card's first part is on a front, its second on the back of it, its third on the next front...;
+    a back page lists each front place's back (None: an empty place) in the front's order, and
+    ``collection.html.j2`` sets it from the right (float: right), so that the back of the card at
+    row r, column c is at row r, column ``cols - 1 - c``, mirrored to the point: the sheet turned
+    over its long edge."""
+    sides = []  # (front, back or None)
+    for _, group in itertools.groupby(items, key=lambda item: item["anchor"]):
+        parts = list(group)
+        sides += [(parts[k], parts[k + 1] if k + 1 < len(parts) else None) for k in range(0, len(parts), 2)]
+    pages = []
+    for start in range(0, len(sides), per_page):
+        chunk = sides[start:start + per_page]
+        back = [behind for _, behind in chunk]
+        while back and back[-1] is None:
+            back.pop()
+        pages += [[front for front, _ in chunk], back]
+    return pages
+
+
 def group_by_archetype(items: list[dict]) -> list[dict]:
     """The items in groups of one archetype each (in order of first appearance), when any
     character has one (``doc["archetype"]``: id and label); else one group of all."""
@@ -79,7 +101,7 @@ def group_by_archetype(items: list[dict]) -> list[dict]:
 class HtmlRenderer:
     """Renders sheets, covers and indexes from one templates folder and paper size."""
 
-    def __init__(self, templates: TemplateSet, paper: str = "a4", cards_per_page: int = 4):
+    def __init__(self, templates: TemplateSet, paper: str = "a4", cards_per_page: int = 4, card_backs: bool = False):
         if paper not in PAPERS:
             raise RenderError(f"unknown paper '{paper}' (expected one of: {', '.join(PAPERS)})")
         if cards_per_page not in CARDS_PER_PAGE:
@@ -88,6 +110,7 @@ class HtmlRenderer:
         self.templates = templates
         self.paper = PAPERS[paper]
         self.cards_per_page = cards_per_page
+        self.card_backs = card_backs  # a card's continuation on its back: pages in front and back pairs
         self.env = build_environment(templates)
         self._style: Markup | None = None
 
@@ -150,9 +173,11 @@ class HtmlRenderer:
         scope = layout_of(entries[0].doc, layout)
         encounter = bool(party) and scope.encounter
         groups = group_by_archetype(items) if encounter else [{"label": None, "members": items}]
+        per_page = scope.characters_a_page(self.cards_per_page)
+        extra = {"pages": duplex(items, per_page)} if self.card_backs and scope.choices is not None else {}
         html = self._render(COLLECTION, len(items), items=items, groups=groups, party=party, layout=layout, title=title,
                             cards_per_page=self.cards_per_page, paper=self.paper, stylesheet=self.style(standalone),
-                            per_page=scope.characters_a_page(self.cards_per_page), encounter=encounter)
+                            per_page=per_page, encounter=encounter, **extra)
         what = f"{layout} of '{title}'"
         return self.standalone(html, what) if standalone else html
 

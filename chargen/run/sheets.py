@@ -103,7 +103,7 @@ def check_templates(options: SheetOptions, formats: tuple[Format, ...]) -> None:
     from chargen.render.templates import TemplateSet
 
     templates = TemplateSet.load(options.template_dir)
-    HtmlRenderer(templates, options.paper, options.cards_per_page)
+    HtmlRenderer(templates, options.paper, options.cards_per_page, options.card_backs)
     templates.inline_stylesheet()  # reads the stylesheet and every file it names (fonts)
     check_layout(options.layout)
 
@@ -255,6 +255,6 @@ class SheetStage:
 def render_single(doc: dict, fmt: str, options: SheetOptions, modules: tuple = ()) -> str | bytes:
     """One character's sheet as standalone HTML text or PDF bytes, in this process."""
     renderer = SheetRenderer(options.template_dir, options.paper, fmt == "pdf", tuple(modules), options.layout,
-                             options.cards_per_page, options.pdf_variant)
+                             options.cards_per_page, options.pdf_variant, options.card_backs)
     data = FORMATS[fmt].to_bytes(doc, renderer)
     return data.decode("utf-8") if fmt == "html" else data

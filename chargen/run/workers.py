@@ -50,7 +50,7 @@ class SheetRenderer:
 
     def __init__(self, template_dir: Path | None = None, paper: str = "a4", pdf: bool = True,
                  modules: tuple = (), layout: str = "sheet", cards_per_page: int = 4,
-                 pdf_variant: str | None = None):
+                 pdf_variant: str | None = None, card_backs: bool = False):
         from chargen.render.html import HtmlRenderer
         from chargen.render.templates import TemplateSet
 
@@ -58,7 +58,7 @@ class SheetRenderer:
         self.layout = layout
         self.pdf_variant = pdf_variant
         self.templates = TemplateSet.load(template_dir)
-        self.renderer = HtmlRenderer(self.templates, paper, cards_per_page)
+        self.renderer = HtmlRenderer(self.templates, paper, cards_per_page, card_backs)
         self._maker = None
         self._figured: Figured | None = None
         self._fitted: tuple | None = None  # a card's (document, parts, HTML for PDF, its layout): cardfit.fit's, once
@@ -151,7 +151,7 @@ def _init(options: SheetOptions, formats: tuple[Format, ...], modules: tuple, en
         import_modules(engine_modules)  # engines registered from outside the package, as in the main process
         _WORKER_FORMATS = {f.name: f for f in formats}
         _WORKER = SheetRenderer(options.template_dir, options.paper, PARTY_PDF in batch_files(formats), modules,
-                                options.layout, options.cards_per_page, options.pdf_variant)
+                                options.layout, options.cards_per_page, options.pdf_variant, options.card_backs)
         quiet_collector()
     except Exception as e:  # noqa: BLE001 - handed to the main process with the first task
         _INIT_ERROR = e
