@@ -214,3 +214,23 @@ def test_card_backs_continue_behind_their_fronts(armsmasters, laid_out, cards, p
         front_page, fx, fy, _, _ = where[back[:-2]]
         assert page == front_page + 1 and page % 2 == 1
         assert abs(y - fy) < 0.5 and abs((x + w / 2) - (width - (fx + w / 2))) < 0.5  # mirrored left to right
+
+
+def test_card_backs_on_the_command_line_pair_the_pages_and_the_manifest_records_it(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from chargen.cli import cli
+
+    args = ["generate", "--system", "kotm", "--seed", "4", "--count", "2", "--format", "pdf", "--layout", "card",
+            "--card-backs", "-o", str(tmp_path / "b")]
+    result = CliRunner().invoke(cli, args, catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    _, pages = pdf_text((tmp_path / "b" / "party.pdf").read_bytes())
+    assert pages == 2  # two cards that fit on a front, and their (empty) backs
+    assert json.loads((tmp_path / "b" / "manifest.json").read_text())["card_backs"] is True
+    again = CliRunner().invoke(cli, args[:-2] + ["-o", str(tmp_path / "b"), "--resume"])
+    assert again.exit_code == 0 and "already complete" in again.output
+    plain = CliRunner().invoke(cli, args[:-3] + ["-o", str(tmp_path / "p")])
+    assert plain.exit_code == 0 and "card_backs" not in (tmp_path / "p" / "manifest.json").read_text()
