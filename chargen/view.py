@@ -101,6 +101,8 @@ class CharacterView:
     columns: tuple[Figure, ...] = ()      # a roster file's columns after the common ones (key: the column)
     roster: tuple[Figure, ...] = ()       # the party cover's key figures
     key_figures: tuple[Figure, ...] = ()  # what `chargen stats` summarises (whole numbers)
+    skills: tuple[Figure, ...] = ()       # every skill as a whole number, higher better (key: its id): the party page's
+    trained: tuple[str, ...] = ()         # the keys of the skills above their base: the party page shows those
 
     def group(self, group_id: str) -> Group | None:
         return next((g for line in self.strip for g in line.groups if g.id == group_id), None)

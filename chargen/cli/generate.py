@@ -54,7 +54,8 @@ def generate_cmd(ctx: click.Context, system_id: str, seed: int | None, count: in
                  output: Path | None, sets: tuple[str, ...], requires: tuple[str, ...], force: bool, resume: bool,
                  archetype: str | None, profession: str | None, years: str | None, jobs: int | None,
                  overlays: tuple[Path, ...], rules_dirs: tuple[Path, ...], paper: str, template_dir: Path | None,
-                 party_name: str | None, layout: str, cards_per_page: str, pdf_variant: str | None) -> None:
+                 party_name: str | None, layout: str, cards_per_page: str, pdf_variant: str | None,
+                 compare: bool | None, card_backs: bool | None) -> None:
     """Generate characters, as data (json, yaml), as sheets (html, pdf) and for other tools
     (csv roster, text stat blocks, meg, foundry, statblock).
 
@@ -86,7 +87,8 @@ def generate_cmd(ctx: click.Context, system_id: str, seed: int | None, count: in
     from chargen.run.asked import Asked, new_run
 
     fmts = parse_formats(formats)
-    options = make_sheet_options(fmts, paper, template_dir, jobs, party_name, layout, cards_per_page, pdf_variant)
+    options = make_sheet_options(fmts, paper, template_dir, jobs, party_name, layout, cards_per_page, pdf_variant,
+                                 compare, card_backs)
     asked = Asked(archetype, profession, years, sets, requires, force)
     if resume:
         if output is None:
@@ -149,7 +151,8 @@ def _resume(ctx: click.Context, output: Path, asked, overlays: tuple[Path, ...],
              "formats": parse_formats(given_formats) if given_formats else None,
              "paper": given_value(ctx, "paper", p["paper"]), "party_name": p["party_name"],
              "layout": given_value(ctx, "layout", p["layout"]), "cards_per_page": int(cards) if cards else None,
-             "pdf_variant": p["pdf_variant"]}
+             "pdf_variant": p["pdf_variant"], "compare": p["compare"],
+             "card_backs": p["card_backs"]}
     spec, module = resumed_run(output, given, asked, options, overlays, rules_dirs)
     result = _write(spec, module, output, p["jobs"], resume=True)
     if result.already_complete:
@@ -188,7 +191,8 @@ def _stream(spec, module, single: bool) -> None:
 def render_cmd(files: tuple[Path, ...], formats: str, output: Path | None, force: bool, jobs: int | None,
                overlays: tuple[Path, ...], rules_dirs: tuple[Path, ...],
                paper: str, template_dir: Path | None, party_name: str | None, layout: str,
-               cards_per_page: str, pdf_variant: str | None) -> None:
+               cards_per_page: str, pdf_variant: str | None, compare: bool | None,
+               card_backs: bool | None) -> None:
     """Render saved characters as sheets: chargen JSON or YAML (hand edits and all),
     MEG JSON (an enemies list or a party: one sheet per NPC) and PDFs chargen wrote
     (a sheet, or party.pdf: the characters embedded in them).
@@ -214,7 +218,8 @@ def render_cmd(files: tuple[Path, ...], formats: str, output: Path | None, force
     from chargen.run.sheets import SHEET_FORMATS
 
     fmts = parse_formats(formats, SHEET_FORMATS)
-    options = make_sheet_options(fmts, paper, template_dir, jobs, party_name, layout, cards_per_page, pdf_variant)
+    options = make_sheet_options(fmts, paper, template_dir, jobs, party_name, layout, cards_per_page, pdf_variant,
+                                 compare, card_backs)
     if output is None:
         if len(files) != 1 or len(fmts) != 1:
             raise click.UsageError("without -o, give one file and one --format (html or pdf); use -o DIR for more")

@@ -31,6 +31,7 @@ BASE = "base.html.j2"
 COVER = "cover.html.j2"
 INDEX = "index.html.j2"
 COLLECTION = "collection.html.j2"  # blocks or cards on pages: the layouts whose template is a fragment
+GLANCE = "glance.html.j2"  # party.pdf's page of the party at a glance (--compare)
 # CSS url(...) references, quoted or not; data: URLs are left alone.
 _CSS_URL = re.compile(r"""url\(\s*(?P<q>['"]?)(?P<url>[^'")]*)(?P=q)\s*\)""")
 _OVERRIDES = {".j2", ".css", ".otf", ".ttf", ".woff", ".woff2", ".svg", ".png", ".jpg"}

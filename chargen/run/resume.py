@@ -143,7 +143,8 @@ def differences(old: dict, ident: dict) -> list[str]:
 
 
 # what a run's manifest records only when it is set (RunSpec.to_manifest): its absence is a difference
-_RECORDED_WHEN_SET = ("request", "party", "cards_per_page", "pdf_variant", "pins", "requires")
+_RECORDED_WHEN_SET = ("request", "party", "cards_per_page", "pdf_variant", "pins", "requires", "compare",
+                      "card_backs")
 
 
 def _overlays(records: object) -> str:
@@ -172,6 +173,8 @@ def recorded_options(old: dict, given, folder: Path | None = None) -> dict:
         "layout": old.get("layout", "sheet" if "paper" in old else None),
         "cards_per_page": old.get("cards_per_page"),
         "pdf_variant": old.get("pdf_variant"),
+        "compare": old.get("compare"),
+        "card_backs": old.get("card_backs"),
     }
     diffs = [f"{_OPTION[k]}: {_show(v)} in the manifest, {_show(given[k])} now"
              for k, v in taken.items() if v is not None and given.get(k) is not None and given[k] != v]
@@ -182,4 +185,5 @@ def recorded_options(old: dict, given, folder: Path | None = None) -> dict:
 
 _OPTION = {"system": "--system", "seed": "--seed", "first": "--index", "count": "--count", "formats": "--format",
            "paper": "--paper", "party_name": "--party-name", "layout": "--layout", "cards_per_page": "--cards-per-page",
-           "pdf_variant": "--pdf-variant"}
+           "pdf_variant": "--pdf-variant", "compare": "--compare",
+           "card_backs": "--card-backs"}

@@ -31,8 +31,8 @@ from chargen.run.spec import DEFAULT_PARTY_NAME, SheetOptions  # noqa: F401 - wi
 from chargen.run.workers import (  # noqa: F401 - SheetRenderer, quiet_collector, draw: with the stage, for callers
     Drawn, SheetRenderer, SheetTask, _init, _sheet, draw, quiet_collector)
 from chargen.run.partyfiles import (  # noqa: F401 - ROSTER_ROWS, roster_parts: with the rest, for callers
-    EARLY_COLLECTION, EARLY_COVER, ROSTER_ROWS, PartyPdf, SheetSummary, json_bytes, party_summary, roster_parts,
-    write_index)
+    EARLY_COLLECTION, EARLY_COVER, ROSTER_ROWS, PartyPdf, SheetSummary, glance_of, json_bytes, party_summary,
+    roster_parts, write_index)
 
 SHEET_FORMATS = names(sheet=True)
 RECYCLE = 100
@@ -103,7 +103,7 @@ def check_templates(options: SheetOptions, formats: tuple[Format, ...]) -> None:
     from chargen.render.templates import TemplateSet
 
     templates = TemplateSet.load(options.template_dir)
-    HtmlRenderer(templates, options.paper, options.cards_per_page)
+    HtmlRenderer(templates, options.paper, options.cards_per_page, options.card_backs)
     templates.inline_stylesheet()  # reads the stylesheet and every file it names (fonts)
     check_layout(options.layout)
 
@@ -209,6 +209,8 @@ class SheetStage:
                 pages = self.party.add(self.folder / task.files["pdf"], doc["identity"]["name"],
                                        embedded) if self.party else 0
             self.sheets.append(_summary(task, index, pages, drawn.roster))
+            if self.party and self.options.compare:
+                self.party.glances.append(glance_of(index, doc))
             yield task, drawn
 
     def cover_first(self, in_flight: list[SheetTask]) -> None:
@@ -253,6 +255,6 @@ class SheetStage:
 def render_single(doc: dict, fmt: str, options: SheetOptions, modules: tuple = ()) -> str | bytes:
     """One character's sheet as standalone HTML text or PDF bytes, in this process."""
     renderer = SheetRenderer(options.template_dir, options.paper, fmt == "pdf", tuple(modules), options.layout,
-                             options.cards_per_page, options.pdf_variant)
+                             options.cards_per_page, options.pdf_variant, options.card_backs)
     data = FORMATS[fmt].to_bytes(doc, renderer)
     return data.decode("utf-8") if fmt == "html" else data
