@@ -186,7 +186,6 @@ def test_other_ways_to_fetch_or_navigate_are_refused(tmp_path, doc, markup, foun
 @pytest.mark.parametrize("head, found", [
     ("<!-- <head> --><head>", "no <head> that starts with chargen's Content-Security-Policy"),
     ("x<head>", "no <head> that starts with chargen's Content-Security-Policy"),
-    ("", "no <head> that starts with chargen's Content-Security-Policy"),
 ])
 def test_the_policy_must_be_the_first_thing_the_browser_reads_in_head(tmp_path, doc, head, found):
     """Where chargen's insertion lands elsewhere than first in the parsed <head>, the page is refused."""
@@ -208,6 +207,16 @@ def test_the_stylesheet_must_sit_in_a_style_element(tmp_path, doc, where):
     path.write_text(path.read_text().replace("{{ stylesheet }}", "").replace("<p>", where + "<p>", 1))
     with pytest.raises(RenderError, match=r"but the template writes (the stylesheet|a <(style|textarea)> element)"):
         HtmlRenderer(TemplateSet.load(folder)).sheet(figured(doc), standalone=True)
+
+
+@pytest.mark.parametrize("page", ["<!DOCTYPE html><title>x</title><p>{{ c.identity.name }}",
+                                  "<p>{{ c.identity.name }}</p>"])
+def test_a_page_without_head_gets_the_policy_first_in_the_head_a_browser_makes(tmp_path, doc, page):
+    folder = tmp_path / "tpl"
+    folder.mkdir()
+    (folder / "d100.html.j2").write_text(page)
+    html = HtmlRenderer(TemplateSet.load(folder)).sheet(figured(doc), standalone=True)
+    assert standalone.POLICY_META in html and standalone.problem(html) is None
 
 
 def test_a_plain_hostile_free_template_dir_still_renders(tmp_path, doc):

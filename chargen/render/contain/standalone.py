@@ -66,6 +66,7 @@ _IMAGE_SET = re.compile(r"(?:-webkit-)?(?:image-set|image|cross-fade|element)\((
 _STRING = re.compile(r"(['\"])(.*?)\1", re.S)
 _PLAIN_FILE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 _HEAD = re.compile(r"<head(?=[\s/>])[^>]*>", re.I)
+_DOCTYPE = re.compile(r"\s*<!doctype[^>]*>", re.I)
 STYLESHEET_MARK = "<style>\n/* chargen: the stylesheet */</style>"  # where the (checked) stylesheet sits
 
 
@@ -96,10 +97,12 @@ def css_problem(css: str) -> str | None:
 
 
 def with_policy(html: str) -> str:
-    """``html`` with :data:`POLICY_META` right after its ``<head>`` tag (:func:`check` verifies it is
-    the head's first element as a browser parses the page; a page without ``<head>`` fails it)."""
-    head = _HEAD.search(html)
-    return html if head is None else html[:head.end()] + POLICY_META + html[head.end():]
+    """``html`` with :data:`POLICY_META` right after its ``<head>`` tag, or where a page has none, after
+    its doctype (a browser then puts the meta first in the head it makes up). :func:`check` verifies
+    that it is the head's first element as a browser parses the page."""
+    at = _HEAD.search(html) or _DOCTYPE.match(html)
+    end = at.end() if at else 0
+    return html[:end] + POLICY_META + html[end:]
 
 
 def _split(name: str) -> tuple[str, str]:
