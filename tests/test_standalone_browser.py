@@ -17,6 +17,7 @@ from __future__ import annotations
 import http.server
 import os
 import shutil
+import subprocess
 import threading
 from pathlib import Path
 
@@ -224,3 +225,21 @@ def test_a_plain_hostile_free_template_dir_still_renders(tmp_path, doc):
                                        '<a href="#top">top</a> <a href="0001-x.pdf">next</a>')
     html = HtmlRenderer(TemplateSet.load(folder)).sheet(figured(doc), standalone=True)
     assert html.startswith(f'<!DOCTYPE html>\n<html lang="en">\n<head>{standalone.POLICY_META}\n')
+
+
+def test_the_policy_changes_nothing_a_reader_sees(chromium, tmp_path, doc):
+    """The built-in sheet prints the same pixels in Chromium with and without its policy: its fonts and
+    styles are all inline or data: URLs, which the policy allows."""
+    if shutil.which("pdftoppm") is None:
+        pytest.fail("no pdftoppm (poppler-utils: tools/system_libraries.py --install)")
+    html = HtmlRenderer(TemplateSet.load()).sheet(figured(doc), standalone=True)
+    pixels = []
+    for name, page in (("with", html), ("without", html.replace(standalone.POLICY_META, "", 1))):
+        path = tmp_path / f"{name}.html"
+        path.write_text(page, "utf-8")
+        printed = browser.print_page(path)
+        assert printed.console == []
+        (tmp_path / f"{name}.pdf").write_bytes(printed.pdf)
+        subprocess.run(["pdftoppm", "-r", "50", "-png", str(tmp_path / f"{name}.pdf"), str(tmp_path / name)], check=True)
+        pixels.append([p.read_bytes() for p in sorted(tmp_path.glob(f"{name}-*.png"))])
+    assert standalone.POLICY_META in html and pixels[0] and pixels[0] == pixels[1]
