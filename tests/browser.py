@@ -158,10 +158,11 @@ def print_page(path: Path, timeout: float = 60, evaluate: str | None = None, wid
         return printed
 
 
-def open_pages(paths: list[Path], settle: float = 0.5, patience: float = 20.0) -> None:
+def open_pages(paths: list[Path], settle: float = 0.5, patience: float = 20.0, until=None) -> None:
     """Open every page of ``paths`` in one headless Chromium, each in its own tab, wait until each has
     loaded (or ``patience`` seconds have passed: a page may navigate away before its load event) and then
-    ``settle`` seconds more (handlers, SMIL animations, timers run), and close the browser. What the pages
+    ``settle`` seconds more (handlers, SMIL animations, timers run; less once ``until()`` is true), and close
+    the browser. What the pages
     fetch is for the caller to observe (a listener on 127.0.0.1)."""
     with _launched() as pipe:
         pipe.deadline = time.monotonic() + 30 + len(paths)
@@ -180,4 +181,6 @@ def open_pages(paths: list[Path], settle: float = 0.5, patience: float = 20.0) -
         except TimeoutError:
             pass
         pipe.deadline = None
-        time.sleep(settle)
+        end = time.monotonic() + settle
+        while time.monotonic() < end and not (until is not None and until()):  # ``until``: done early
+            time.sleep(0.05)

@@ -132,7 +132,7 @@ def test_control_unguarded_each_markup_makes_chromium_fetch(chromium, listener, 
     base, heard = listener
     monkeypatch.setattr(standalone, "check", lambda *args: None)
     monkeypatch.setattr(standalone, "with_policy", lambda html: html)
-    browser.open_pages(pages(tmp_path, base, doc))
+    browser.open_pages(pages(tmp_path, base, doc), settle=20, until=lambda: heard_from(heard) >= FETCHES)  # a loaded machine
     assert heard_from(heard) == FETCHES
 
 
@@ -141,7 +141,7 @@ def test_the_content_security_policy_alone_stops_every_fetch(chromium, listener,
     monkeypatch.setattr(standalone, "check", lambda *args: None)  # the browser's guard only
     written = pages(tmp_path, base, doc)
     assert all(standalone.POLICY_META in p.read_text() for p in written)
-    browser.open_pages(written)
+    browser.open_pages(written, settle=2)
     assert heard == []
 
 
