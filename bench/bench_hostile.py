@@ -241,5 +241,86 @@ def _outcome(fn) -> str:
         return str(e)[:70]
 
 
+# --- issue 26, findings 1 and 9 (helper i26-html): hostile --template-dir files and templates ---------------
+# Each case is a whole `chargen generate` in a subprocess: its time and the peak resident memory of the
+# process tree (the child and its waited-for children, from wait4).
+
+ISSUE26_EXPRESSIONS = {  # a --template-dir's d100.html.j2
+    "template: c|tojson(indent=10**6)": "{{ c | tojson(indent=10**6) }}",
+    "template: bytes.center(10**10)": "{{ 'x'.encode().center(10**10) }}",
+    "template: 'x'.encode() * 10**10": "{{ 'x'.encode() * 10**10 }}",
+    "template: str.translate x100,000": "{{ ('a' * 1000).translate({97: 'x' * 100000}) }}",
+    "template: range(3)|slice(1999999)": "{{ range(3) | slice(1999999) | list }}",
+    "template: range(3)|batch(1999999, 0)": "{{ range(3) | batch(1999999, 0) | list }}",
+    "standalone: <!-- --!><img src=...> -->": "<!DOCTYPE html><html><head>{{ stylesheet }}</head><body>"
+                                              "<!-- x --!><img src=\"http://127.0.0.1:9/x\"> --></body></html>",
+    "standalone: <svg><style><img src=...>": "<!DOCTYPE html><html><head>{{ stylesheet }}</head><body>"
+                                            "<svg><style><img src=\"http://127.0.0.1:9/x\"></style></svg></body></html>",
+}
+
+
+def _sparse(path: Path, size: int = 3 * 2**30) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as f:
+        f.truncate(size)
+
+
+def issue26_template_cases(tmp: Path) -> dict:
+    """name: (templates folder, format) for the hostile files and templates of issue 26."""
+    sheet = (Path(__file__).resolve().parent.parent / "templates" / "d100.html.j2").read_text("utf-8")
+    cases = {}
+
+    def folder(name: str, fmt: str, files: dict) -> None:
+        d = tmp / f"i26-{len(cases)}"
+        d.mkdir()
+        for rel, content in files.items():
+            if content is None:
+                _sparse(d / rel)
+            else:
+                (d / rel).parent.mkdir(parents=True, exist_ok=True)
+                (d / rel).write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
+        cases[name] = (d, fmt)
+
+    folder("3 GB sheet.css (html)", "html", {"sheet.css": None})
+    folder("3 GB sheet.css (pdf)", "pdf", {"sheet.css": None})
+    folder("3 GB layouts.css", "html", {"layouts.css": None})
+    folder("3 GB browser.css", "html", {"browser.css": None})
+    folder("3 GB font (html)", "html", {"fonts/Karla-Regular.otf": None})
+    folder("3 GB font (pdf)", "pdf", {"fonts/Karla-Regular.otf": None})
+    folder("Latin-1 sheet.css", "html", {"sheet.css": b"/* caf\xe9 */\nbody { margin: 0; }\n"})
+    folder("3 GB asset() in a template", "html", {"big.png": None, "d100.html.j2": sheet.replace(
+        "<h2>Notes</h2>", "<h2>Notes</h2><img src=\"{{ asset('big.png') }}\">", 1)})
+    folder("3 GB image in a PDF", "pdf", {"big.png": None, "d100.html.j2": sheet.replace(
+        "<h2>Notes</h2>", "<h2>Notes</h2><img src=\"big.png\">", 1)})
+    for name, body in ISSUE26_EXPRESSIONS.items():
+        folder(name, "html", {"d100.html.j2": body})
+    return cases
+
+
+def issue26_run(folder: Path, fmt: str, out: Path) -> tuple[float, int, int, str]:
+    """Seconds, peak resident KB (the largest process of the tree, and the sum of every process's peak:
+    tests/treepeak.py) and the last line of stderr."""
+    import subprocess
+    import sys
+
+    peak = Path(__file__).resolve().parent.parent / "tests" / "treepeak.py"
+    args = [sys.executable, str(peak), sys.executable, "-m", "chargen", "generate", "--system", "d100", "--seed",
+            "42", "--count", "1", "--format", fmt, "--template-dir", str(folder), "-o", str(out), "--jobs", "1"]
+    done = subprocess.run(args, capture_output=True, text=True)
+    _, largest, total, seconds = done.stdout.split()
+    return float(seconds), int(largest), int(total), (done.stderr.strip().splitlines() or [""])[-1]
+
+
+def main_issue26_templates() -> None:
+    with tempfile.TemporaryDirectory() as d:
+        print("\nissue 26 (findings 1, 9): whole `chargen generate` runs, time and peak memory of the process tree")
+        print(f"{'input':<42} {'time':>8} {'peak mem':>10} {'(sum)':>9}  outcome")
+        for n, (name, (folder, fmt)) in enumerate(issue26_template_cases(Path(d)).items()):
+            seconds, largest, total, said = issue26_run(folder, fmt, Path(d) / f"out{n}")
+            shown = said.replace(str(folder), "<dir>")
+            print(f"{name:<42} {seconds:6.2f} s {largest / 1024:7.1f} MB {total / 1024:6.1f} MB  {shown[:100]}")
+
+
 if __name__ == "__main__":
     main()
+    main_issue26_templates()

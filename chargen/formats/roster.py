@@ -70,7 +70,7 @@ class CsvFormat(Format):
         """The roster's header line, then ``doc``'s row (every character of a batch has the same
         header: its rules'; :meth:`join` keeps the first)."""
         names, values = row(view_of(doc))
-        return _line([" ".join(n.split()) for n in names]) + _line([cell(v) for v in values])
+        return _line([cell(str(n)) for n in names]) + _line([cell(v) for v in values])  # a house rule's label too
 
     def join(self, parts: list[str], info: BatchInfo) -> bytes:
         if not parts:

@@ -127,8 +127,11 @@ class HtmlRenderer:
         return self._style
 
     def standalone(self, html: str, what: str) -> str:
-        """``html`` once checked to reference nothing outside itself (the stylesheet is checked once)."""
-        standalone_check.check(html.replace(self._style or "", "", 1), self.templates.label, what)
+        """``html`` with its Content-Security-Policy, once checked to reference nothing outside itself
+        (the stylesheet is checked once: the check sees a mark where it sits)."""
+        html = standalone_check.with_policy(html)
+        marked = html.replace(self._style, standalone_check.STYLESHEET_MARK) if self._style else html
+        standalone_check.check(marked, self.templates.label, what)
         return html
 
     def sheet(self, sheet: Figured, standalone: bool = True, layout: str = "sheet",

@@ -71,7 +71,8 @@ class FolderFetcher(URLFetcher):
                               f"the templates folder {self.templates.root}")
         path = self.templates.path_of(relative)  # the first folder that has it; raises when missing or outside
         kind = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
-        return URLFetcherResponse(path.as_uri(), body=path.read_bytes(), headers={"Content-Type": kind})
+        body = self.templates.read_asset(relative)  # sized before it is read
+        return URLFetcherResponse(path.as_uri(), body=body, headers={"Content-Type": kind})
 
 
 def _short(url: str) -> str:
