@@ -283,7 +283,9 @@ def _pinned(e: Cursor, module: RulesModule, request: GenerationRequest) -> Gener
     if not isinstance(c.value, dict):
         c.fail("expected a mapping of paths to values, as --set PATH=VALUE gives them (e.g. {characteristics.str: 16})")
         return request
-    targets = engines.require(module.engine).pins(module.rules)
+    from chargen.pins import module_targets
+
+    targets = module_targets(module)
     pins = list(request.pins)
     for path, vc in c.items():
         try:

@@ -143,7 +143,7 @@ def differences(old: dict, ident: dict) -> list[str]:
 
 
 # what a run's manifest records only when it is set (RunSpec.to_manifest): its absence is a difference
-_RECORDED_WHEN_SET = ("request", "party", "cards_per_page", "pdf_variant", "pins", "requires")
+_RECORDED_WHEN_SET = ("request", "party", "cards_per_page", "pdf_variant", "pins", "requires", "flavour")
 
 
 def _overlays(records: object) -> str:
