@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from types import MappingProxyType
 
 from chargen.rules.check import Cursor, Problems, check_unique
 from chargen.rules.yamlio import Located
@@ -49,7 +48,7 @@ class FlavourTable:
     label: str
     entries: tuple[Entry, ...]
     variant_by: str = ""
-    variants: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
+    variants: dict = field(default_factory=dict, compare=False)  # value of variant_by -> entries (read only)
 
     def rows_for(self, key: object) -> tuple[str, tuple[Entry, ...]]:
         """The entries a character whose ``variant_by`` value is ``key`` rolls on, and their key path in the file."""
@@ -146,7 +145,7 @@ def _table(c: Cursor) -> FlavourTable | None:
                 variants[key] = _entries(v)
     if ident is None or label is None or not entries:
         return None
-    return FlavourTable(ident, label, entries, by, MappingProxyType(variants))
+    return FlavourTable(ident, label, entries, by, variants)
 
 
 def _kind(c: Cursor) -> RelationKind | None:

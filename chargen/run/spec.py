@@ -63,6 +63,7 @@ class Members:
 
     slots: tuple[Slot, ...]
     record: dict
+    relations: dict | None = None  # file index -> its relations in the party (chargen.flavour.relations)
 
 
 @dataclass(frozen=True)
