@@ -105,3 +105,22 @@ def _house(module, table_id: str, v: dict) -> str:
     if _rows(load_builtin(module.id), table_id, v.get("variant")) == _rows(module, table_id, v.get("variant")):
         return ""
     return f" (house rules {', '.join(o['name'] for o in module.overlays)})"
+
+
+def features(doc: dict) -> list[str]:
+    """MEG ``features`` lines ("List: item"): ``Appearance: ...`` for each flavour value, ``Relation: ...`` each tie."""
+    return [f"{k}: {v}" for k, v in pairs(doc)] + [f"Relation: {t}" for t in relation_texts(doc)]
+
+
+def traits(doc: dict) -> list[dict]:
+    """Fantasy Statblocks ``traits`` (``{name, desc}``): each flavour value, then each tie."""
+    return [{"name": k, "desc": v} for k, v in pairs(doc)] + \
+        [{"name": "Relation", "desc": t} for t in relation_texts(doc)]
+
+
+def biography_html(doc: dict) -> str:
+    """A Foundry biography: one escaped paragraph per flavour value and tie ("" without any)."""
+    from html import escape
+
+    rows = [(k, v) for k, v in pairs(doc)] + [("Relation", t) for t in relation_texts(doc)]
+    return "".join(f"<p><strong>{escape(k)}:</strong> {escape(v)}</p>" for k, v in rows)

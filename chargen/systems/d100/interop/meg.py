@@ -27,6 +27,7 @@ import textwrap
 from chargen.formats import BatchInfo, Format
 from chargen.systems.d100.interop.d100view import range_text, signed_dm, weapon_damage
 from chargen.systems.d100.view import unusable
+from chargen.flavour.show import features as flavour_features
 from chargen.engines import view_of
 
 MEG_STATS = ("STR", "CON", "SIZ", "DEX", "INT", "POW", "CHA")
@@ -68,7 +69,7 @@ def features(doc: dict) -> list[str]:
     out += [f"Armour: {a['label']} (AP {a['ap']})" for a in doc["armour"]]
     chars = view_of(doc).group("characteristics").figures  # a house rule's characteristic MEG has no stat for
     out += [f"Characteristic {f.label}: {f.value}" for f in chars if f.label not in MEG_STATS]
-    return out
+    return out + flavour_features(doc)  # i25: "Appearance: ...", "Relation: ..." (chargen.flavour.show)
 
 
 def notes(doc: dict) -> str:
