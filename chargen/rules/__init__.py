@@ -18,7 +18,6 @@ from pathlib import Path
 from chargen import engines
 from chargen.errors import ChargenError, RulesError, printable
 from chargen.flavour import FILE as FLAVOUR_FILE
-from chargen.flavour.tables import build as build_flavour
 from chargen.rules.check import Cursor, Problems
 from chargen.rules.merge import apply_overlays
 from chargen.rules.overlay import check_targets, read_overlays
@@ -104,6 +103,8 @@ def build_module(docs: dict[str, Located], path: str, overlays: tuple = (), buil
         meta["engine" if meta["engine"].present else "id"].fail(
             f"no engine '{engine_id}' (expected one of: {', '.join(engines.ids())})")
     typed = engine.build_rules(docs, problems) if engine is not None else None
+    from chargen.flavour.tables import build as build_flavour  # it reads chargen.rules.check: imported here
+
     flavour = build_flavour(docs, problems)
     problems.raise_if_any()
     return RulesModule(ident, name, version, mechanic, description, engine_id, path,
