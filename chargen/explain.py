@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from chargen import edits, paths
 from chargen.errors import CharacterError
-from chargen.flavour.show import explain_lines
+from chargen.flavour.explain import explain_lines
 from chargen.generate import Derivation
 from chargen.rules import builtin_ids, load_builtin
 

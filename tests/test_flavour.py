@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from chargen.cli import cli
 from chargen.errors import RulesError
 from chargen.flavour.roll import pick
-from chargen.flavour.tables import Entry
+from chargen.rules.flavour import Entry
 from chargen.generate import GenerationRequest, make_character
 from chargen.rules import BUILTIN_DIR, load_builtin, load_module
 from chargen.serialize import to_json

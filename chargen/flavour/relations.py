@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from chargen.dice import roll_die
 from chargen.flavour.roll import pick
-from chargen.flavour.tables import Flavour, RelationKind
+from chargen.rules.flavour import Flavour, RelationKind
 from chargen.rules.check import Cursor
 from chargen.seeds import HashRng
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from chargen import paths
 from chargen.dice import roll_die
-from chargen.flavour.tables import Entry, Flavour, FlavourTable
+from chargen.rules.flavour import Entry, Flavour, FlavourTable
 from chargen.seeds import HashRng
 
 STREAM = "chargen/1/flavour"

@@ -19,6 +19,7 @@ from chargen import engines
 from chargen.errors import ChargenError, RulesError, printable
 from chargen.flavour import FILE as FLAVOUR_FILE
 from chargen.rules.check import Cursor, Problems
+from chargen.rules.flavour import build as build_flavour
 from chargen.rules.merge import apply_overlays
 from chargen.rules.overlay import check_targets, read_overlays
 from chargen.rules.yamlio import Located, load_file, load_text, read_text
@@ -43,7 +44,7 @@ class RulesModule:
     overlays: tuple = ()  # {name, hash} of each overlay applied, in order
     data: dict = field(default_factory=dict, compare=False, repr=False)  # file stem -> the (merged) YAML data
     builtin: bool = True
-    flavour: object = field(default=None, compare=False, repr=False)  # chargen.flavour.tables.Flavour, or None
+    flavour: object = field(default=None, compare=False, repr=False)  # chargen.rules.flavour.Flavour, or None
 
 
 def builtin_ids() -> list[str]:
@@ -103,8 +104,6 @@ def build_module(docs: dict[str, Located], path: str, overlays: tuple = (), buil
         meta["engine" if meta["engine"].present else "id"].fail(
             f"no engine '{engine_id}' (expected one of: {', '.join(engines.ids())})")
     typed = engine.build_rules(docs, problems) if engine is not None else None
-    from chargen.flavour.tables import build as build_flavour  # it reads chargen.rules.check: imported here
-
     flavour = build_flavour(docs, problems)
     problems.raise_if_any()
     return RulesModule(ident, name, version, mechanic, description, engine_id, path,
