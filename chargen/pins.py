@@ -99,3 +99,14 @@ def resolve(targets: Mapping[str, PinTarget], texts: tuple[str, ...] | list[str]
 def sex_target(sexes) -> PinTarget:
     """``identity.sex``: one of the rules' sexes; the name is then drawn from that sex's list (a pinned name stays)."""
     return PinTarget("choice", choices=tuple(sexes), traced=False)
+
+
+def module_targets(module) -> dict[str, PinTarget]:
+    """What ``--set`` can pin in characters of ``module``: its engine's targets, and each flavour
+    table's value as text (``flavour.motive``; chargen.flavour)."""
+    from chargen import engines
+
+    targets = dict(engines.require(module.engine).pins(module.rules))
+    for table in getattr(getattr(module, "flavour", None), "tables", ()):
+        targets[f"flavour.{table.id}"] = PinTarget("text", where="flavour.yaml", traced=False)
+    return targets

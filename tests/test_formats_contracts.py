@@ -35,6 +35,8 @@ HEADERS = {
     "kotm": "index,name,sex,age,system,seed,archetype,profession,level,sd,save_check,critical_fumble_damage,weapons",
     "rtd": "index,name,sex,age,system,seed,archetype,STR,DEX,CON,INT,WIS,CHA,skills,weapons",
 }
+FLAVOUR = ",appearance,manner,speech,motive,secret,hook,quirk,possession,fear,rumour"  # issue 25: each flavour table
+HEADERS = {system: header + FLAVOUR for system, header in HEADERS.items()}
 NUMERIC = {"index", "age", "seed", "STR", "CON", "SIZ", "INT", "POW", "DEX", "CHA", "WIS", "hit_points",
            "pow_points", "mov", "sr_siz", "sr_dex", "attack_bonus", "parry_bonus", "defence", "level", "sd",
            "save_check", "critical_fumble_damage"}

@@ -43,6 +43,9 @@ SHEET_FORMATS = names(sheet=True)
                    "best_weapon is the usable weapon ranked best: \"best_weapon.attack>=60\").")
 @click.option("--force", is_flag=True, help="Write into a folder that is not empty, replacing files (a batch there "
               "is removed first: the files its manifest lists); and pin a number the rules' dice cannot roll.")
+@click.option("--no-flavour", "no_flavour", is_flag=True,
+              help="Leave out the flavour tables (appearance, manner, motive, ...: the rules' flavour.yaml); "
+                   "every other value is the same with or without them.")
 @click.option("--resume", is_flag=True,
               help="Finish the interrupted batch in the -o folder: options not given are read from its manifest.")
 @request_options
@@ -55,7 +58,7 @@ def generate_cmd(ctx: click.Context, system_id: str, seed: int | None, count: in
                  archetype: str | None, profession: str | None, years: str | None, jobs: int | None,
                  overlays: tuple[Path, ...], rules_dirs: tuple[Path, ...], paper: str, template_dir: Path | None,
                  party_name: str | None, layout: str, cards_per_page: str, pdf_variant: str | None,
-                 compare: bool | None, card_backs: bool | None) -> None:
+                 compare: bool | None, card_backs: bool | None, no_flavour: bool = False) -> None:
     """Generate characters, as data (json, yaml), as sheets (html, pdf) and for other tools
     (csv roster, text stat blocks, meg, foundry, statblock).
 
@@ -89,7 +92,7 @@ def generate_cmd(ctx: click.Context, system_id: str, seed: int | None, count: in
     fmts = parse_formats(formats)
     options = make_sheet_options(fmts, paper, template_dir, jobs, party_name, layout, cards_per_page, pdf_variant,
                                  compare, card_backs)
-    asked = Asked(archetype, profession, years, sets, requires, force)
+    asked = Asked(archetype, profession, years, sets, requires, force, flavour=not no_flavour)
     if resume:
         if output is None:
             raise click.UsageError("--resume needs -o/--output: the folder of the interrupted batch")

@@ -27,6 +27,7 @@ class Asked:
     sets: tuple[str, ...] = ()
     requires: tuple[str, ...] = ()
     force: bool = False
+    flavour: bool = True  # False: --no-flavour
 
     @property
     def given(self) -> bool:
@@ -35,15 +36,16 @@ class Asked:
     def base(self):
         from chargen.generate import GenerationRequest
 
-        return GenerationRequest(archetype=self.archetype, profession=self.profession, years=self.years)
+        return GenerationRequest(archetype=self.archetype, profession=self.profession, years=self.years,
+                                 flavour=self.flavour)
 
     def request(self, module, base=None):
         """The request, checked against ``module``'s rules: ``base`` (default: the archetype, profession
         and years asked) with the pins of ``--set`` and the constraints of ``--require``."""
-        from chargen import engines, pins
+        from chargen import pins
 
         base = self.base() if base is None else base
-        pinned = pins.resolve(engines.require(module.engine).pins(module.rules), self.sets, self.force)
+        pinned = pins.resolve(pins.module_targets(module), self.sets, self.force)
         return with_requires(module, replace(base, pins=pinned), self.requires)
 
 
@@ -110,10 +112,14 @@ def _resumed_request(module, manifest: Mapping, asked: Asked):
     fields = {k: getattr(asked, k) for k in ("archetype", "profession", "years")} if asked.given else \
         {k: v if isinstance(v := recorded.get(k), str) else None for k in ("archetype", "profession", "years")}
     texts = tuple(_pin_text(pin) for pin in manifest.get("pins", []))
-    again = Asked(**fields, sets=texts, requires=tuple(str(t) for t in manifest.get("requires", [])), force=True)
+    flavour = manifest.get("flavour", True) is not False
+    if not asked.flavour and flavour:
+        raise OutputError("cannot resume: the batch was made with its flavour tables (give no --no-flavour)")
+    again = Asked(**fields, sets=texts, requires=tuple(str(t) for t in manifest.get("requires", [])), force=True,
+                  flavour=flavour)
     request = again.request(module)
     if asked.sets or asked.requires:
-        given = replace(asked, **fields).request(module)
+        given = replace(asked, **fields, flavour=flavour).request(module)
         if given.pins != request.pins or tuple(map(str, given.requires)) != tuple(map(str, request.requires)):
             raise OutputError("cannot resume: the batch was made with other --set/--require options "
                               "(give none, or the manifest's)")

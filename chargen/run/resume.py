@@ -144,7 +144,7 @@ def differences(old: dict, ident: dict) -> list[str]:
 
 # what a run's manifest records only when it is set (RunSpec.to_manifest): its absence is a difference
 _RECORDED_WHEN_SET = ("request", "party", "cards_per_page", "pdf_variant", "pins", "requires", "compare",
-                      "card_backs")
+                      "card_backs", "flavour")
 
 
 def _overlays(records: object) -> str:

@@ -65,6 +65,7 @@ class Members:
 
     slots: tuple[Slot, ...]
     record: dict
+    relations: dict | None = None  # file index -> its relations in the party (chargen.flavour.relations)
 
 
 @dataclass(frozen=True)
@@ -147,6 +148,8 @@ class RunSpec:
             ident["pins"] = [list(p) for p in self.request.pins]
         if self.request is not None and self.request.requires:
             ident["requires"] = [str(r) for r in self.request.requires]
+        if self.request is not None and not self.request.flavour:
+            ident["flavour"] = False  # --no-flavour (recorded only when set)
         return ident
 
     def _sheet_record(self) -> dict:
@@ -224,6 +227,7 @@ def _recorded_request(manifest: Mapping) -> GenerationRequest | None:
     asked = {k: v for k, v in asked.items() if isinstance(v, str) and k in ("archetype", "profession", "years")}
     pins = tuple(tuple(p) for p in manifest.get("pins", []) if isinstance(p, list))
     requires = tuple(_parsed(str(r)) for r in manifest.get("requires", []))
-    if not (asked or pins or requires):
+    flavour = manifest.get("flavour", True) is not False
+    if not (asked or pins or requires) and flavour:
         return None
-    return GenerationRequest(**asked, pins=pins, requires=requires)
+    return GenerationRequest(**asked, pins=pins, requires=requires, flavour=flavour)

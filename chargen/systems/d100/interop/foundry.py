@@ -28,6 +28,7 @@ import re
 from chargen.formats import Format
 from chargen.systems.d100.interop.d100view import CHARACTERISTICS, skill_sources
 from chargen.systems.d100.view import unusable
+from chargen.flavour.show import biography_html
 from chargen.engines import view_of
 
 IMG = "icons/svg/mystery-man.svg"  # Foundry's default actor image
@@ -79,9 +80,15 @@ def actor(doc: dict) -> dict:
                "flags": {"brp": {"brpidFlag": {"id": f"i.hit-location.{kebab(h['label'])}"}}}}
               for h in doc["hit_locations"]]
     return {"name": doc["identity"]["name"], "type": "character", "img": IMG,
-            "system": {"stats": stats}, "items": items, "effects": [],
+            "system": {"stats": stats, **biography(doc)}, "items": items, "effects": [],
             "flags": {"chargen": {"document": doc}},
             "_stats": {"systemId": "brp", "systemVersion": SYSTEM_VERSION, "coreVersion": CORE_VERSION}}
+
+
+def biography(doc: dict) -> dict:
+    """``system.biography`` (the brp character's biography, HTML): its flavour and ties (i25), when it has any."""
+    text = biography_html(doc)
+    return {"biography": text} if text else {}
 
 
 class FoundryFormat(Format):

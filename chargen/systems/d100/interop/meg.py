@@ -46,6 +46,7 @@ from chargen.formats import BatchInfo, Format
 from chargen.systems.d100.interop import mythras
 from chargen.systems.d100.interop.d100view import dice_lower, range_text, signed_dm
 from chargen.systems.d100.view import unusable
+from chargen.flavour.show import features as flavour_features
 from chargen.engines import view_of
 
 MEG_STATS = ("STR", "CON", "SIZ", "DEX", "INT", "POW", "CHA")
@@ -116,7 +117,7 @@ def features(doc: dict) -> list[str]:
         out.append(line)
     chars = view_of(doc).group("characteristics").figures  # a house rule's characteristic MEG has no stat for
     out += [f"Characteristic {f.label}: {f.value}" for f in chars if f.label not in MEG_STATS]
-    return out
+    return out + flavour_features(doc)  # i25: "Appearance: ...", "Relation: ..." (chargen.flavour.show)
 
 
 def notes(doc: dict) -> str:

@@ -23,6 +23,7 @@ import json
 import re
 from collections.abc import Callable
 
+from chargen.flavour.show import FEATURE as FLAVOUR_FEATURE, from_features
 from chargen.errors import CharacterError
 from chargen.systems.d100.generate import below_minimum
 from chargen.systems.d100.interop import mythras
@@ -352,6 +353,7 @@ class NpcReader:
             "armour": armour,
             "equipment": self.equipment(armour),
             "notes": notes.split("\n", 1)[1] if head and "\n" in notes else ("" if head else notes),
+            **from_features(self.feature(FLAVOUR_FEATURE)),  # i25: "Appearance: ..." (chargen.flavour.show)
             "rolls": [],
         }
         self.unread()

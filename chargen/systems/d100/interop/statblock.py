@@ -33,6 +33,7 @@ import yaml
 from chargen.formats import BatchInfo, Format
 from chargen.systems.d100.interop.d100view import range_text, sources_text
 from chargen.systems.d100.view import unusable
+from chargen.flavour.show import traits as flavour_traits
 from chargen.engines import view_of
 
 LAYOUT_ID = "chargen-d100"
@@ -75,6 +76,7 @@ def layout(stats: tuple[str, ...] = STAT_HEADERS, die: int = 20) -> dict:
             _block("traits", "skills", properties=["skills"], heading="Skills"),
             _block("property", "armour", properties=["armour"], display="Armour"),
             _block("property", "equipment", properties=["equipment"], display="Equipment"),
+            _block("traits", "flavour", properties=["flavour"], heading="Flavour"),
             _block("text", "notes", properties=["notes"], heading="Notes", text=""),
         ],
     }
@@ -148,6 +150,7 @@ def statblock(doc: dict) -> dict:
                    for s in doc["skills"] if s["value"]],
         "armour": ", ".join(f"{a['label']} (AP {a['ap']})" for a in doc["armour"]) or "none",
         "equipment": ", ".join(doc["equipment"]) or "none",
+        "flavour": flavour_traits(doc),  # i25: chargen.flavour.show
         "notes": doc.get("notes") or "",
     }
 
