@@ -132,6 +132,9 @@ def weapon_items(doc: dict, npc: bool) -> list[dict]:
         key = w.get("id", w["label"])
         skill = _skill(w["label"], key, category, skill_sources({**w, "value": value}), value, cats[category],
                        npc, len(doc["skills"]) + n, combat=True)
+        mark = unusable(w)
+        if mark:  # on the skill too: the skills tab is where a player looks for it
+            skill["system"]["description"] = f"<p>{mark[0].upper()}{mark[1:]}.</p>"
         kind = w.get("kind") if w.get("kind") in ("melee", "missile", "shield") else "melee"
         system = {"weaponType": kind, "skill1": skill["flags"]["brp"]["brpidFlag"]["id"], "skill2": "none",
                   "dmg1": weapon_damage(w), "db": "none", "special": SPECIAL.get(w.get("special") or "", "none"),
