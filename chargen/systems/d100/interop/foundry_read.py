@@ -44,8 +44,19 @@ def is_foundry(data: object) -> bool:
     return is_actor(data) or (isinstance(data, list) and bool(data) and all(is_actor(a) for a in data))
 
 
+LIMIT = 1_000_000  # no figure of a character comes near it
+
+
 def _num(value, where: str) -> int:
-    return 0 if value in (None, "") else _int(value, where)
+    """A brp number field (absent or empty: 0); a number past any character's is an error."""
+    if value is None or value == "":
+        return 0
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > LIMIT:
+        raise CharacterError(f"{where}: {str(value)[:12]}... is out of range")
+    number = _int(value, where)
+    if abs(number) > LIMIT:
+        raise CharacterError(f"{where}: {number} is out of range")
+    return number
 
 
 class ActorReader(NpcReader):
@@ -141,7 +152,10 @@ class ActorReader(NpcReader):
     def own_skill(self, label: str, item: dict, value: int, held: int, rule: dict | None) -> dict:
         s = self.sys(item)
         category = rule["category"] if rule else str(s.get("category") or "").rsplit(".", 1)[-1].replace("-", "_") or "other"
-        base = value if self.npc_type else max(0, _num(s.get("base"), f"{self.label}: {label}: base"))
+        if self.npc_type:  # an npc's base is its whole score: a D100 II skill's base is the rules'
+            base = rule["base"] if rule else value
+        else:
+            base = max(0, _num(s.get("base"), f"{self.label}: {label}: base"))
         return {"id": rule["id"] if rule else ident(label), "label": label, "category": category, "base": base,
                 "modifier": value - base, "value": value, "trained": value > 0 or base > 0}
 
