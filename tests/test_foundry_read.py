@@ -84,7 +84,7 @@ def test_the_hand_made_actor_figures_as_brp_prepares_them():
         "items[12] 'Javelin' system.skill1: no skill of this actor has that BRPID (the attack is shown as 0%); not read",
         "items[24] 'Loyalty (the Watch)': a brp passion item; D100 II characters here have none; not read",
         "items[25] 'Wound': a brp wound item; D100 II characters here have none; not read",
-        "effects: 1 active effect; not applied; not read",
+        "effects: 1 active effect; not read",
         "system.sanity: D100 II has no such figure; not read",
         "system.fatigue: D100 II has no such figure; not read",
     ]
@@ -130,6 +130,9 @@ HOSTILE = {
     "no hit locations": lambda a: a.update(items=[i for i in a["items"] if i["type"] != "hit-location"]),
     "system a list": lambda a: a["items"][0].update(system=[1, 2]),
     "multi a string": lambda a: a.update(type="npc") or a["system"].update(hp={"stat1": "siz", "multi": "half"}),
+    "flags not objects": lambda a: [i.update(flags={"brp": 3}) for i in a["items"]],
+    "an item type a list": lambda a: a["items"][0].update(type=["skill"], name=["x"]),
+    "infinite field": lambda a: a["items"][8]["system"].update(personal=float("inf")),
     "huge roll": lambda a: next(i for i in a["items"] if i["type"] == "hit-location")["system"].update(lowRoll=10**400),
 }
 
@@ -147,6 +150,16 @@ def test_an_odd_actor_file_is_one_error_line(batch, tmp_path, name):
     else:
         assert r.exit_code == 1 and len([x for x in lines if x.startswith("Error: ")]) == 1, r.stderr
         assert not (tmp_path / "out").exists()
+
+
+def test_a_broken_chargen_document_in_the_flags_is_one_line_and_the_actor_is_read(batch):
+    actor = actor_of(batch[0])
+    actor["flags"]["chargen"]["document"]["skills"][3] = {"value": "lots"}
+    notices = []
+    (_, doc), = read_foundry(actor, "a.json", notices.append)
+    assert len(notices) == 1 and notices[0].startswith("a.json (Ulla Millbrook): flags.chargen.document: skills.3: ") and \
+        notices[0].endswith("; not read (the actor's own fields are)")
+    assert text_block(doc) == text_block(batch[0])
 
 
 def test_is_foundry_tells_actors_from_other_json(batch):

@@ -53,6 +53,8 @@ def _num(value, where: str) -> int:
         return 0
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) > LIMIT:
         raise CharacterError(f"{where}: {str(value)[:12]}... is out of range")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise CharacterError(f"{where}: expected a number, not {value}")
     number = _int(value, where)
     if abs(number) > LIMIT:
         raise CharacterError(f"{where}: {number} is out of range")
@@ -69,7 +71,7 @@ class ActorReader(NpcReader):
         self.items = [i for i in _list(actor.get("items"), f"{label}: items") if isinstance(i, dict)]
         base = (_mapping(actor.get("flags"), f"{label}: flags").get("chargen") or {})
         base = base.get("document") if isinstance(base, dict) else None
-        self.base = base if isinstance(base, dict) and base.get("system", {}).get("engine") == "d100" else None
+        self.base = _valid(base, f"{label}: flags.chargen.document", notice) if base is not None else None
 
     def of_type(self, kind: str) -> list[tuple[int, dict]]:
         return [(n, i) for n, i in enumerate(self.items) if i.get("type") == kind]
@@ -106,8 +108,10 @@ class ActorReader(NpcReader):
     # --- skills -------------------------------------------------------------------------------
 
     def brpid(self, item: dict) -> str:
-        flag = (((item.get("flags") or {}).get("brp") or {}).get("brpidFlag") or {}) if isinstance(item.get("flags"), dict) else {}
-        return str(flag.get("id") or "") if isinstance(flag, dict) else ""
+        flag = item
+        for key in ("flags", "brp", "brpidFlag", "id"):
+            flag = flag.get(key) if isinstance(flag, dict) else None
+        return flag if isinstance(flag, str) else ""
 
     def categories(self) -> dict[str, int]:
         """Each skillcat's modifier, by its BRPID."""
@@ -133,7 +137,7 @@ class ActorReader(NpcReader):
         kept = {s["label"]: s for s in (self.base or {}).get("skills", [])}
         linked = self.weapon_skills()
         for n, item in self.of_type("skill"):
-            if self.brpid(item) in linked or item.get("name") in {w.get("name") for _, w in self.of_type("weapon")}:
+            if self.brpid(item) in linked or str(item.get("name")) in {str(w.get("name")) for _, w in self.of_type("weapon")}:
                 continue  # a weapon's skill: read with its weapon
             value, held = self.score(n, item, cats)
             label = str(item.get("name") or f"Skill {n}")[:200]
@@ -256,6 +260,20 @@ class ActorReader(NpcReader):
         return list(out.values())
 
 
+def _valid(doc, where: str, notice: Notice) -> dict | None:
+    """chargen's document an actor carries, if it is a valid d100 document (else a line, and None)."""
+    from chargen.serialize import validate
+
+    try:
+        if not isinstance(doc, dict) or not isinstance(doc.get("system"), dict) or doc["system"].get("engine") != "d100":
+            raise CharacterError(f"{where}: not a d100 character document")
+        validate(doc, where)
+        return doc
+    except CharacterError as e:
+        notice(f"{str(e)[:300]}; not read (the actor's own fields are)")
+        return None
+
+
 def _enc(value) -> float:
     return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) else 0
 
@@ -329,12 +347,12 @@ def _text(html) -> str:
 
 def _unread(r: ActorReader) -> None:
     for n, item in enumerate(r.items):
-        if item.get("type") not in READ_TYPES:
+        if str(item.get("type")) not in READ_TYPES:
             r.skip(f"items[{n}] {str(item.get('name'))[:60]!r}",
                    f"a brp {str(item.get('type'))[:30]} item; D100 II characters here have none")
     effects = r.actor.get("effects")
     if isinstance(effects, list) and effects:
-        r.skip("effects", f"{len(effects)} active effect{'s' if len(effects) != 1 else ''}; not applied")
+        r.skip("effects", f"{len(effects)} active effect{'s' if len(effects) != 1 else ''}")
     for key in ("sanity", "fatigue", "res5"):
         if isinstance(r.system.get(key), dict) and _num(r.system[key].get("max"), key) and not r.base:
             r.skip(f"system.{key}", "D100 II has no such figure")
