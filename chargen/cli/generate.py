@@ -214,7 +214,7 @@ def render_cmd(files: tuple[Path, ...], formats: str, output: Path | None, force
         chargen render grim/*.json --rules examples/house-rules/grim-north.yaml -o grim-prints/
         chargen render party/*.json --layout block -o encounter/
         chargen render examples/foundry/hand-made-sergeant.json --format html,json -o sergeant/
-        chargen render prints/party.pdf --format foundry,csv -o vtt/
+        chargen render prints/party.pdf --format foundry,csv -o converted/
     """
     from chargen.run import saved
 
