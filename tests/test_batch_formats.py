@@ -12,7 +12,7 @@ from chargen.cli import cli
 
 ALL = "json,csv,text,meg,foundry,statblock"
 CASES = {  # system, formats, the batch files they write
-    "d100": ("d100", ALL, ["roster.csv", "blocks.txt", "party.meg.json", "chargen-d100-layout.json"]),
+    "d100": ("d100", ALL, ["roster.csv", "blocks.txt", "party.meg.json", "party.foundry.json", "chargen-d100-layout.json"]),
     "kotm": ("kotm", "csv,text,json", ["roster.csv", "blocks.txt"]),
     "rtd": ("rtd", "yaml,text,csv", ["blocks.txt", "roster.csv"]),
 }
@@ -107,7 +107,9 @@ def test_batch_files_go_to_stdout_without_o():
     r = run("generate", "--seed", "8", "--format", "meg")
     assert r.exit_code == 0 and len(json.loads(r.stdout)) == 1  # one character: an enemies list of one
     r = run("generate", "--seed", "8", "--count", "2", "--format", "foundry")
-    assert r.exit_code == 2 and "foundry is written for one character only" in r.stderr
+    assert r.exit_code == 0 and [a["type"] for a in json.loads(r.stdout)] == ["character", "character"]
+    r = run("generate", "--seed", "8", "--format", "foundry_npc")
+    assert r.exit_code == 0 and json.loads(r.stdout)["type"] == "npc"  # one character: its one actor
 
 
 MIXED = ["generate", "--seed", "5", "--count", "4", "--format", "json,pdf,csv,meg,statblock", "--jobs", "2"]

@@ -138,8 +138,9 @@ def test_render_refuses_two_characters_with_one_name(party, tmp_path):
     (["generate", "--format", "json,pdf"], "Error: without -o, give exactly one --format (" + ", ".join(FORMATS_LIST[:-1]) + " or " + FORMATS_LIST[-1] + ")"),
     (["generate", "--format", "docx"],
      "Error: Invalid value for '--format': docx is not a format (expected a comma list of: " + ", ".join(FORMATS_LIST) + ")"),
-    (["render", "--format", "json", "x.json"],
-     "Error: Invalid value for '--format': json is not a format (expected a comma list of: html, pdf)"),
+    (["render", "--format", "docx", "x.json"],
+     "Error: Invalid value for '--format': docx is not a format (expected a comma list of: " + ", ".join(FORMATS_LIST) + ")"),
+    (["render", "--format", "json,csv", "x.json"], "Error: without -o, give one --format; use -o DIR for several"),
     (["generate", "--paper", "a3"], "Error: Invalid value for '--paper': 'a3' is not one of 'a4', 'letter'."),
 ])
 def test_usage_errors(args, message, tmp_path, monkeypatch):

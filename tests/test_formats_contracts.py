@@ -208,13 +208,15 @@ def test_foundry_actor_has_the_brp_fields(docs):
         stats = actor["system"]["stats"]
         assert set(stats) == {"str", "con", "siz", "int", "pow", "dex", "cha", "edu"}
         for key, value in doc["characteristics"].items():
-            assert set(stats[key]) == {"base", "culture", "exp", "age", "effects"} and stats[key]["base"] == value
+            assert set(stats[key]) == {"base", "redist", "culture", "exp", "age", "effects"} and stats[key]["base"] == value
         skills = [i for i in actor["items"] if i["type"] == "skill"]
         assert [s["name"] for s in skills] == [s["label"] for s in doc["skills"]] + [w["label"] for w in doc["weapons"]]
+        held = {c["flags"]["brp"]["brpidFlag"]["id"]: c["system"]["mod"] for c in actor["items"] if c["type"] == "skillcat"}
         for item, skill in zip(skills, doc["skills"]):
             assert set(SKILL_FIELDS) | {"category"} <= set(item["system"])
             assert item["system"]["base"] == skill["base"]  # apart, never back-computed
-            assert sum(item["system"][f] for f in SKILL_FIELDS) == skill["value"]
+            # the category modifier is held by the skillcat the skill's category names, once
+            assert sum(item["system"][f] for f in SKILL_FIELDS) + held[item["system"]["category"]] == skill["value"]
             assert re.fullmatch(r"i\.skill\.[a-z0-9-]+", item["flags"]["brp"]["brpidFlag"]["id"])
         locations = [i for i in actor["items"] if i["type"] == "hit-location"]
         assert [(h["system"]["lowRoll"], h["system"]["highRoll"], h["system"]["maxHP"]) for h in locations] == \
@@ -224,12 +226,14 @@ def test_foundry_actor_has_the_brp_fields(docs):
 def test_foundry_keeps_each_source_of_a_skill_apart(docs):
     doc = copy.deepcopy(docs["d100"][0])
     skill = doc["skills"][6]
+    doc["skill_categories"][skill["category"]] = 5
     skill["sources"] = [{"source": "base", "value": 15}, {"source": "category", "value": 5},
                         {"source": "profession", "value": 20}, {"source": "edit", "value": 3}]
     skill["value"] = 43
     actor = json.loads(FORMATS["foundry"].to_bytes(doc))
     item = next(i for i in actor["items"] if i["name"] == skill["label"])["system"]
-    assert (item["base"], item["effects"], item["profession"], item["personal"], item["xp"]) == (15, 5, 20, 3, 0)
+    # the category's 5 is the skillcat's (held once), not the skill's effects
+    assert (item["base"], item["effects"], item["profession"], item["personal"], item["xp"]) == (15, 0, 20, 3, 0)
 
 
 # --- Obsidian Fantasy Statblocks -----------------------------------------------------------------------

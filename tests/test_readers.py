@@ -180,7 +180,7 @@ def test_a_meg_field_that_cannot_be_read_is_one_clear_error(change, message, tmp
 
 def test_a_json_list_that_is_not_meg_is_refused(tmp_path):
     (tmp_path / "l.json").write_text("[1, 2]")
-    with pytest.raises(CharacterError, match="a JSON list that is not a MEG enemies list"):
+    with pytest.raises(CharacterError, match="a JSON list that is neither a MEG enemies list .* nor Foundry brp actors"):
         read_documents(tmp_path / "l.json")
 
 

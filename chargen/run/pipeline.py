@@ -61,7 +61,12 @@ class Pipeline(Writer):
         A spec of saved characters (``spec.saved``: ``chargen render``) draws their sheets and writes no
         manifest (:func:`chargen.run.sheetbatch.draw_saved`; its result, a ``BundleResult``)."""
         if self.spec.saved is not None:
-            return draw_saved(self)
+            from chargen.run.convert import write_data
+
+            data = write_data(self)  # converting: the data formats asked, then the sheets
+            result = draw_saved(self)
+            result.data_files = data
+            return result
         if self.sheets:
             check_templates(self.spec.sheets, self.sheets)
         with lock_folder(self.folder):

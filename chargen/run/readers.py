@@ -43,22 +43,27 @@ def read_documents(path: Path, notice: Notice | None = None) -> list[tuple[str, 
 
 
 def read_text_documents(text: str, label: str, notice: Notice | None = None) -> list[tuple[str, dict]]:
-    """The characters in a JSON or YAML text (chargen's own, a manifest, or MEG)."""
-    from chargen.systems.d100.interop import meg_read
+    """The characters in a JSON or YAML text (chargen's own, a manifest, MEG, or Foundry brp actors)."""
+    from chargen.systems.d100.interop import foundry_read, meg_read
     from chargen.serialize import parse_document
 
     stripped = text.lstrip()
     if stripped.startswith("["):
         data = _json(text, label)
+        if foundry_read.is_foundry(data):
+            return foundry_read.read_foundry(data, label, notice or _ignore)
         if meg_read.is_meg(data):
             return meg_read.read_meg(data, label, notice or _ignore)
-        raise CharacterError(f"{label}: a JSON list that is not a MEG enemies list (NPC objects with name and stats)")
+        raise CharacterError(f"{label}: a JSON list that is neither a MEG enemies list (NPC objects with name and "
+                             f"stats) nor Foundry brp actors (objects with type, system and items)")
     if stripped.startswith("{"):
         data = _json(text, label)
         if isinstance(data, dict) and data.get("schema") == MANIFEST_SCHEMA:
             return []
         if meg_read.is_meg(data):
             return meg_read.read_meg(data, label, notice or _ignore)
+        if foundry_read.is_foundry(data):
+            return foundry_read.read_foundry(data, label, notice or _ignore)
     return [(label, parse_document(text, label))]
 
 

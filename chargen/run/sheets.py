@@ -40,6 +40,7 @@ RECYCLE = 100
 class BundleResult:
     sheets: list[SheetSummary] = field(default_factory=list)
     files: dict = field(default_factory=dict)  # party_pdf, index_html
+    data_files: list = field(default_factory=list)  # converting: the data files written (chargen.run.convert)
 
 
 def _summary(task: SheetTask, index: int, pages: int, roster: list) -> SheetSummary:

@@ -117,10 +117,11 @@ class RunSpec:
         return tuple(f for f in self.formats if f in names(sheet=True))
 
     @classmethod
-    def of_saved(cls, planned, modules: tuple, sheets: SheetOptions) -> RunSpec:
+    def of_saved(cls, planned, modules: tuple, sheets: SheetOptions, formats: tuple[str, ...] | None = None) -> RunSpec:
         """A render of saved characters (``chargen render``): no seed, no system of its own (each
-        character carries its own rules), the sheet formats only, no manifest."""
-        return cls("", 0, count=len(planned), formats=sheets.formats, sheets=sheets,
+        character carries its own rules), the sheet formats and any data ``formats`` (converting;
+        default: the sheet formats only), no manifest."""
+        return cls("", 0, count=len(planned), formats=formats or sheets.formats, sheets=sheets,
                    saved=Saved(tuple(planned), tuple(modules)))
 
     def with_module(self, module) -> RunSpec:
