@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from chargen.formats import INDEX_HTML, PARTY_PDF
 from chargen.run.files import atomic_write, create_new, inside, temporary
+from chargen.run.procs import wait
 from chargen.run.spec import SheetOptions
 
 ROSTER_ROWS = (40, 50)  # cover rows on the first page (under the title), then on each further page
@@ -132,7 +133,7 @@ class PartyPdf:
         party = party_summary(sheets, self.options)
         covers = self.cover[1] if self.cover is not None and self.cover[0] == party else self._cover_parts(pool, party)
         for k, cover in enumerate(covers):
-            self.writer.add(cover.get(), self.options.title if k == 0 else None, front=True)
+            self.writer.add(wait(pool, cover, "sheet"), self.options.title if k == 0 else None, front=True)
         return self._close(manifest)
 
     def lay_out_cover(self, pool, party: dict) -> None:
@@ -167,7 +168,7 @@ class PartyPdf:
             n == m and a is b for (n, a), (m, b) in zip(self.collection[0], self.docs))
         laid = self.collection[1] if early else self._collection_parts(pool, self.docs)
         for k, part in enumerate(laid):
-            self.writer.add(part.get().pdf, self.options.title if k == 0 else None)
+            self.writer.add(wait(pool, part, "sheet").pdf, self.options.title if k == 0 else None)
         return self._close(manifest)
 
     def _close(self, manifest: dict | None) -> str:

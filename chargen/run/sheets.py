@@ -27,6 +27,7 @@ from pathlib import Path
 from chargen.errors import ChargenError, RenderError
 from chargen.formats import FORMATS, INDEX_HTML, PARTY_PDF, Format, batch_files, names
 from chargen.seeds import batch_number
+from chargen.run.procs import wait
 from chargen.run.spec import DEFAULT_PARTY_NAME, SheetOptions  # noqa: F401 - with the stage, for callers
 from chargen.run.workers import (  # noqa: F401 - SheetRenderer, quiet_collector, draw: with the stage, for callers
     Drawn, SheetRenderer, SheetTask, _init, _sheet, draw, quiet_collector)
@@ -89,12 +90,12 @@ def _in_order(pool, folder: Path, tasks: Iterable[SheetTask], window: int,
         pending.append((task, pool.apply_async(_sheet, (folder, task))))
         if len(pending) >= window:
             task, result = pending.popleft()
-            yield task, result.get()
+            yield task, wait(pool, result, "sheet")
     if last is not None:
         last([task for task, _ in pending])
     while pending:
         task, result = pending.popleft()
-        yield task, result.get()
+        yield task, wait(pool, result, "sheet")
 
 
 def check_templates(options: SheetOptions, formats: tuple[Format, ...]) -> None:
