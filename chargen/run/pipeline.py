@@ -32,7 +32,7 @@ from chargen.errors import ChargenError, OutputError
 from chargen.formats import batch_files
 from chargen.require import RequireError
 from chargen.run.files import atomic_write, inside, lock_folder, remove_stale_temporaries
-from chargen.run.procs import each, worker_signals
+from chargen.run.procs import each, terminate, worker_signals
 from chargen.run.record import BatchResult, Record
 from chargen.run.record import checkpoint as _checkpoint  # noqa: F401 - the checkpoints, with the run
 from chargen.run.resume import ResumeState, resume_state
@@ -147,7 +147,11 @@ def _entries(pipeline: Pipeline, todo: list[int]) -> Iterator[list[dict]]:
     chunks = [todo[i:i + CHUNK] for i in range(0, len(todo), CHUNK)]
     try:
         with multiprocessing.get_context("fork").Pool(min(pipeline.jobs, len(chunks)), worker_signals) as pool:
-            yield from each(pool, pool.imap(_write_chunk, chunks), "--jobs data")
+            try:
+                yield from each(pool, pool.imap(_write_chunk, chunks), "--jobs data")
+            except BaseException:
+                terminate(pool)  # pool.terminate(), safe when a worker died
+                raise
     finally:
         _PIPELINE = None
 

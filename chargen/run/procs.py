@@ -47,15 +47,30 @@ class WorkerDied(ChargenError):
 
 def stop_on_signals() -> None:
     """In the main process: SIGTERM and SIGHUP raise :class:`Stopped` (once: a second one while the
-    run cleans up is ignored, so the clean-up finishes)."""
+    run cleans up is ignored, so the clean-up finishes). A pool's thread that replaces workers fails
+    when their fork server is gone: the run says what died (:func:`watch`), so that thread's
+    traceback is not printed."""
+    import threading
+
     for signum in STOP_SIGNALS:
         signal.signal(signum, _stop)
+    shown = threading.excepthook
+
+    def hook(args) -> None:
+        if not (issubclass(args.exc_type, (EOFError, OSError)) and args.thread is not None
+                and args.thread.name.endswith("(_handle_workers)")):
+            shown(args)
+    threading.excepthook = hook
 
 
 def _stop(signum: int, frame) -> None:
     for other in STOP_SIGNALS:
-        signal.signal(other, signal.SIG_IGN)
+        signal.signal(other, _again)  # not SIG_IGN: a process started from here (a fork server) would inherit it
     raise Stopped(signum)
+
+
+def _again(signum: int, frame) -> None:
+    """A second SIGTERM or SIGHUP while the run cleans up: ignored."""
 
 
 def worker_signals() -> None:
@@ -99,6 +114,31 @@ def watch(pool, what: str) -> None:
         if code:
             _stop_orphans(seen)
             raise WorkerDied(_died(pid, code, what))
+
+
+def terminate(pool) -> None:
+    """``pool.terminate()``, which takes the task queue's read lock and the result queue's write lock:
+    a worker killed while it held one (waiting for a task, handing a result back) would make it
+    wait for ever. So the workers are killed first, and a lock a dead one holds is released."""
+    from multiprocessing.pool import TERMINATE
+
+    pool._worker_handler._state = TERMINATE  # no more workers started in place of those that end
+    seen = pool.__dict__.get("_chargen_seen", {})
+    workers = list(pool._pool) + list(seen.values())
+    for process in workers:
+        if process.exitcode is None:
+            process.kill()
+    for process in workers:
+        process.join(5)
+    for lock in (getattr(pool._inqueue, "_rlock", None), getattr(pool._outqueue, "_wlock", None)):
+        if lock is not None and not lock.acquire(timeout=0.2):
+            try:
+                lock.release()  # held by a worker that is gone
+            except ValueError:
+                pass  # released meanwhile
+        elif lock is not None:
+            lock.release()
+    pool.terminate()
 
 
 def _died(pid: int, code: int, what: str) -> str:

@@ -27,7 +27,8 @@ from pathlib import Path
 from chargen.errors import ChargenError, RenderError
 from chargen.formats import FORMATS, INDEX_HTML, PARTY_PDF, Format, batch_files, names
 from chargen.seeds import batch_number
-from chargen.run.procs import wait
+from chargen.run.files import remove_stale_temporaries
+from chargen.run.procs import terminate, wait
 from chargen.run.spec import DEFAULT_PARTY_NAME, SheetOptions  # noqa: F401 - with the stage, for callers
 from chargen.run.workers import (  # noqa: F401 - SheetRenderer, quiet_collector, draw: with the stage, for callers
     Drawn, SheetRenderer, SheetTask, _init, _sheet, draw, quiet_collector)
@@ -159,8 +160,10 @@ class SheetStage:
         if exc_type is None:
             self.pool.close()
         else:
-            self.pool.terminate()
+            terminate(self.pool)  # pool.terminate(), safe when a worker died
         self.pool.join()
+        if exc_type is not None:  # what a stopped worker left under a temporary name is partial
+            remove_stale_temporaries(self.folder)
         self._cleanup()
 
     def _cleanup(self) -> None:
