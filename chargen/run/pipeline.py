@@ -32,7 +32,7 @@ from chargen.errors import ChargenError, OutputError
 from chargen.formats import batch_files
 from chargen.require import RequireError
 from chargen.run.files import atomic_write, inside, lock_folder, remove_stale_temporaries
-from chargen.run.procs import each, terminate, worker_signals
+from chargen.run.procs import each, no_hangup_for_helpers, terminate, worker_signals
 from chargen.run.record import BatchResult, Record
 from chargen.run.record import checkpoint as _checkpoint  # noqa: F401 - the checkpoints, with the run
 from chargen.run.resume import ResumeState, resume_state
@@ -146,7 +146,9 @@ def _entries(pipeline: Pipeline, todo: list[int]) -> Iterator[list[dict]]:
     _PIPELINE = pipeline
     chunks = [todo[i:i + CHUNK] for i in range(0, len(todo), CHUNK)]
     try:
-        with multiprocessing.get_context("fork").Pool(min(pipeline.jobs, len(chunks)), worker_signals) as pool:
+        with no_hangup_for_helpers():  # the resource tracker the pool starts: SIGHUP is this process's
+            pool = multiprocessing.get_context("fork").Pool(min(pipeline.jobs, len(chunks)), worker_signals)
+        with pool:
             try:
                 yield from each(pool, pool.imap(_write_chunk, chunks), "--jobs data")
             except BaseException:

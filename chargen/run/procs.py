@@ -19,6 +19,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
@@ -71,6 +72,23 @@ def _stop(signum: int, frame) -> None:
 
 def _again(signum: int, frame) -> None:
     """A second SIGTERM or SIGHUP while the run cleans up: ignored."""
+
+
+@contextlib.contextmanager
+def no_hangup_for_helpers() -> Iterator[None]:
+    """Processes started in this block (the fork server, multiprocessing's resource tracker) keep
+    SIGHUP blocked for good: a closed terminal signals the whole group, and a helper that died of it
+    would print its own warnings; the main process stops the run. A SIGHUP to this process meanwhile
+    waits for the block's end."""
+    hangup = getattr(signal, "SIGHUP", None)
+    if hangup is None or not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {hangup})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def worker_signals() -> None:
