@@ -128,10 +128,18 @@ def watch(pool, what: str) -> None:
     for process in list(getattr(pool, "_pool", ())):
         seen.setdefault(process.pid, process)
     for pid, process in seen.items():
-        code = process.exitcode
+        code = _status(process)
         if code:
             _stop_orphans(seen)
             raise WorkerDied(_died(pid, code, what))
+
+
+def _status(process) -> int | None:
+    """A worker's exit status as the pool's own thread found it (None: running). Not
+    ``process.exitcode``: two threads polling one fork-server worker race for its status, and
+    the loser reads 255, the status of a worker whose fork server died."""
+    popen = getattr(process, "_popen", None)
+    return None if popen is None else popen.returncode
 
 
 def terminate(pool) -> None:
@@ -144,7 +152,7 @@ def terminate(pool) -> None:
     seen = pool.__dict__.get("_chargen_seen", {})
     workers = list(pool._pool) + list(seen.values())
     for process in workers:
-        if process.exitcode is None:
+        if _status(process) is None:
             process.kill()
     for process in workers:
         process.join(5)
@@ -172,7 +180,7 @@ def _died(pid: int, code: int, what: str) -> str:
 def _stop_orphans(seen: dict) -> None:
     """Workers whose fork server died outlive it, still running: stop them (the pool no longer can)."""
     for pid, process in seen.items():
-        if process.exitcode == FORKSERVER_GONE:
+        if _status(process) == FORKSERVER_GONE:
             try:
                 os.kill(pid, signal.SIGTERM)
             except OSError:
