@@ -258,3 +258,18 @@ def test_a_dead_sheet_worker_ends_render_in_one_line(tmp, tmp_path, reference):
     proc = chargen("render", *jsons, "-o", whole, tmp=tmp)
     assert proc.communicate(timeout=600) and proc.returncode == 0
     same_folders(folder, whole)
+
+
+def test_workers_replaced_after_their_tasks_are_not_taken_for_dead(monkeypatch, tmp_path):
+    """A worker replaced after RECYCLE sheets ends with status 0 and the run goes on: with one sheet
+    a worker, 24 replacements (each one's status read by the pool's thread alone, so never the 255 of a
+    race between two readers)."""
+    from chargen.rules import load_builtin
+    from chargen.run import sheets
+    from chargen.run.pipeline import run_batch
+    from chargen.run.spec import RunSpec, SheetOptions
+
+    monkeypatch.setattr(sheets, "RECYCLE", 1)
+    spec = RunSpec("d100", 3, 0, 24, ("html",), sheets=SheetOptions(formats=("html",), jobs=2))
+    result = run_batch(spec, load_builtin("d100"), tmp_path / "out", jobs=2)
+    assert result.complete and len(list((tmp_path / "out").glob("0*.html"))) == 24
