@@ -271,5 +271,6 @@ def test_workers_replaced_after_their_tasks_are_not_taken_for_dead(monkeypatch, 
 
     monkeypatch.setattr(sheets, "RECYCLE", 1)
     spec = RunSpec("d100", 3, 0, 24, ("html",), sheets=SheetOptions(formats=("html",), jobs=2))
+    (tmp_path / "out").mkdir()
     result = run_batch(spec, load_builtin("d100"), tmp_path / "out", jobs=2)
     assert result.complete and len(list((tmp_path / "out").glob("0*.html"))) == 24
