@@ -1,6 +1,7 @@
 """How long and how much memory each hostile input costs before chargen refuses it.
 
 Run: python bench/bench_hostile.py   (figures only; the tests never assert times)
+     python bench/bench_hostile.py processes [NAME PART]   (only issue 26's block of whole process trees)
 """
 
 from __future__ import annotations
@@ -321,6 +322,169 @@ def main_issue26_templates() -> None:
             print(f"{name:<42} {seconds:6.2f} s {largest / 1024:7.1f} MB {total / 1024:6.1f} MB  {shown[:100]}")
 
 
+# --- issue 26 (i26-proc): read back, signals, dead workers; whole process trees ----------------
+# Each input is one chargen command in a subprocess of its own session; the figures are its wall
+# time (for a stop or a kill: from the signal to the end) and the peak of the summed RSS of every
+# process of that session (/proc polled every 20 ms). The hostile PDFs are built by tests/hostile_pdfs.py.
+
+def process_cases(tmp: Path) -> dict:
+    """name -> (setup() -> (argv, stop), where stop(proc, folder) signals the run or is None)."""
+    import json
+    import shutil
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from tests import hostile_pdfs as H
+
+    def prepared():
+        base = tmp / "base"
+        if not base.exists():
+            _chargen("generate", "--seed", "1", "--count", "2", "--format", "pdf", "-o", base)
+            _chargen("generate", "--seed", "1", "--format", "json", "-o", tmp / "one")
+        return base, next(base.glob("0000-*.pdf")).read_bytes(), json.loads(next((tmp / "one").glob("0*.json")).read_text())
+
+    def pdf(name, make, read_only=False):
+        """``chargen render`` of the PDF; ``read_only``: only what render does before any sheet (every
+        character read and validated, :func:`chargen.run.saved.plan`), for inputs it would then draw."""
+        def setup():
+            base, sheet, doc = prepared()
+            make(tmp / name, sheet, doc)
+            if read_only:
+                return [READ_ONLY, tmp / name, "-o", tmp / f"out-{name}"], None
+            return ["render", tmp / name, "--format", "html", "-o", tmp / f"out-{name}"], None
+        return setup
+
+    def resume(name, make):
+        def setup():
+            base, _, _ = prepared()
+            folder = tmp / f"resume-{name}"
+            shutil.copytree(base, folder)
+            H.plant(folder, next(folder.glob("0001-*.pdf")).name, make(tmp / f"{name}.pdf"))
+            return ["generate", "--seed", "1", "--count", "2", "--format", "pdf", "-o", folder, "--resume"], None
+        return setup
+
+    def text(name, body):
+        def setup():
+            _, _, doc = prepared()
+            (tmp / name).write_text(body(doc))
+            return ["render", tmp / name, "-o", tmp / f"out-{name}"], None
+        return setup
+
+    def stopped(name, args, stop, after):
+        def setup():
+            return [*args, "-o", tmp / f"out-{name}"], lambda proc, folder: _stop_after(proc, folder, stop, after)
+        return setup
+
+    sheets = ["generate", "--seed", "7", "--count", "16", "--format", "pdf", "--jobs", "2"]
+    return {
+        "PDF: one character embedded 2,000 times": pdf("same.pdf", lambda p, s, d: H.embedding(
+            p, s, [json.dumps(d).encode()] * 2000)),
+        "PDF: one stream named 2,000 times": pdf("names.pdf", lambda p, s, d: H.one_stream_many_names(
+            p, s, json.dumps(d).encode(), 2000)),
+        "PDF: 5,000 distinct characters (read)": pdf("distinct.pdf", lambda p, s, d: H.embedding(
+            p, s, H.distinct_docs(d, 5000)), read_only=True),
+        "PDF: embedded JSON nested 900 deep": pdf("deep.pdf", lambda p, s, d: H.embedding(p, s, [H.deep_json(d)])),
+        "PDF: 1,000 characters (legit, read)": pdf("party.pdf", lambda p, s, d: H.embedding(
+            p, s, H.distinct_docs(d, 1000)), read_only=True),
+        "--resume: deep page tree": resume("deep-tree", H.deep_page_tree),
+        "--resume: one page 200,000 times": resume("many", H.one_page_many_times),
+        "--resume: garbage PDF": resume("garbage", H.garbage),
+        "--resume: 3 GB sparse PDF": resume("sparse", H.sparse),
+        "JSON nested 900 deep": text("deep.json", lambda d: H.deep_json(d).decode()),
+        "lone surrogate in a name": text("surrogate.json", lambda d: json.dumps(
+            {**d, "identity": {**d["identity"], "name": "Bad\ud800"}})),
+        "SIGTERM in the sheet phase (16 PDFs)": stopped("term", sheets, "SIGTERM", 2),
+        "SIGHUP to the group, data phase (6,000 json)": stopped(
+            "hup", ["generate", "--seed", "7", "--count", "6000", "--format", "json", "--jobs", "2"], "SIGHUP", 200),
+        "kill -9 of a sheet worker (16 PDFs)": stopped("kill", sheets, "worker", 2),
+        "kill -9 of the fork server (16 PDFs)": stopped("server", sheets, "server", 2),
+    }
+
+
+READ_ONLY = "(read only)"  # argv[0] of a case that runs render's reading phase alone
+_READ = ("import sys; from pathlib import Path; from chargen.errors import ChargenError; from chargen.run.saved import plan\n"
+         "try: print(len(plan([Path(sys.argv[1])])), 'characters read', file=sys.stderr)\n"
+         "except ChargenError as e: sys.exit(f'Error: {e}')")
+
+
+def _chargen(*args, session: bool = False):
+    import subprocess
+    import sys
+
+    code = "from chargen.cli import main; main()"
+    if args and args[0] == READ_ONLY:
+        code, args = _READ, args[1:2]
+    argv = [sys.executable, "-c", code, *map(str, args)]
+    if session:
+        return subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                                start_new_session=True)
+    return subprocess.run(argv, capture_output=True)
+
+
+def _tree_rss(group: int) -> int:
+    total = 0
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                if os.getpgid(int(entry)) == group:
+                    total += int(Path(f"/proc/{entry}/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+            except (OSError, ValueError):
+                pass
+    return total
+
+
+def _stop_after(proc, folder: Path, how: str, after: int) -> float:
+    """Wait until ``folder`` holds ``after`` files, then send the stop; the time it was sent."""
+    import signal
+
+    while proc.poll() is None and (not folder.is_dir() or sum(1 for _ in folder.iterdir()) < after):
+        time.sleep(0.02)
+    children = lambda pid: [int(c) for t in Path(f"/proc/{pid}/task").glob("*")  # noqa: E731
+                            for c in (t / "children").read_text().split()]
+    try:
+        if how in ("SIGTERM", "SIGHUP"):
+            (os.kill if how == "SIGTERM" else os.killpg)(proc.pid, getattr(signal, how))
+        else:
+            server = next(c for c in children(proc.pid) if b"forkserver" in Path(f"/proc/{c}/cmdline").read_bytes())
+            os.kill(server if how == "server" else children(server)[0], signal.SIGKILL)
+    except (OSError, StopIteration):
+        return float("nan")  # it ended first
+    return time.perf_counter()
+
+
+def main_processes(only: str = "") -> None:
+    """The block's cases (those whose name holds ``only``)."""
+    with tempfile.TemporaryDirectory() as d:
+        print(f"\n{'input (whole process tree)':<44} {'time':>9} {'tree peak':>10}  outcome")
+        for name, setup in process_cases(Path(d)).items():
+            if only not in name:
+                continue
+            argv, stop = setup()
+            folder = Path(argv[argv.index("-o") + 1])
+            argv = argv[:2] if argv[0] == READ_ONLY else argv
+            t = time.perf_counter()
+            proc = _chargen(*argv, session=True)
+            peak, since = 0, t
+            if stop is not None:
+                import threading
+
+                box = []
+                threading.Thread(target=lambda: box.append(stop(proc, folder)), daemon=True).start()
+            while proc.poll() is None:
+                peak = max(peak, _tree_rss(proc.pid))
+                time.sleep(0.02)
+            err = proc.stderr.read().strip().splitlines()
+            if stop is not None and box and box[0] == box[0]:
+                since = box[0]
+            elapsed = time.perf_counter() - since
+            outcome = f"exit {proc.returncode}: " + (err[-1][:90] if err else "")
+            print(f"{name:<44} {elapsed:7.2f} s {peak / 1e6:7.0f} MB  {outcome}", flush=True)
+
+
 if __name__ == "__main__":
-    main()
-    main_issue26_templates()
+    import sys
+
+    if sys.argv[1:2] != ["processes"]:  # python bench/bench_hostile.py processes [NAME PART]: issue 26's block
+        main()
+        main_issue26_templates()
+    main_processes(" ".join(sys.argv[2:]))

@@ -197,7 +197,7 @@ class _Walker:
             raise self._fail(node, f"nesting deeper than {MAX_DEPTH} levels")
         self.lines.setdefault(path, node.start_mark.line + 1)
         if isinstance(node, yaml.ScalarNode):
-            return self.scalar(node)
+            return self.text(node, self.scalar(node))
         if node.tag not in (_SEQ, _MAP):
             raise self._fail(node, f"YAML tag {_tag(node.tag)} is not allowed (plain YAML only: mappings, lists, text, numbers, true/false)")
         if isinstance(node, yaml.SequenceNode):
@@ -209,7 +209,7 @@ class _Walker:
                     raise self._fail(key_node, "mapping keys must be plain scalars")
                 if key_node.tag == "tag:yaml.org,2002:merge":
                     raise self._fail(key_node, "YAML merge keys ('<<') are not supported; write the keys out")
-                key = self.scalar(key_node)
+                key = self.text(key_node, self.scalar(key_node))
                 if not isinstance(key, (str, int)) or isinstance(key, bool):
                     key = str(key)
                 if key in out:
@@ -217,6 +217,16 @@ class _Walker:
                 out[key] = self.walk(value_node, path + (key,), depth + 1)
             return out
         raise self._fail(node, "unsupported YAML node")
+
+    def text(self, node: yaml.ScalarNode, value: object) -> object:
+        """``value``, unless it is text no file can hold (a lone surrogate, from an escape such as ``"\\ud800"``)."""
+        if isinstance(value, str) and not value.isascii():
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError as e:
+                raise self._fail(node, f"a lone surrogate (\\u{ord(value[e.start]):04x}) is not a character "
+                                       "any file can hold") from None
+        return value
 
     def scalar(self, node: yaml.ScalarNode) -> object:
         if node.tag not in _PLAIN_TAGS:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from chargen.formats import INDEX_HTML, PARTY_PDF
 from chargen.run.files import atomic_write, create_new, inside, temporary
+from chargen.run.procs import wait
 from chargen.run.spec import SheetOptions
 
 ROSTER_ROWS = (40, 50)  # cover rows on the first page (under the title), then on each further page
@@ -149,14 +150,14 @@ class PartyPdf:
         party = party_summary(sheets, self.options)
         covers = self.cover[1] if self.cover is not None and self.cover[0] == party else self._cover_parts(pool, party)
         for k, cover in enumerate(covers):
-            self.writer.add(cover.get(), self.options.title if k == 0 else None, front=True)
+            self.writer.add(wait(pool, cover, "sheet"), self.options.title if k == 0 else None, front=True)
         self._add_glance(glance)
         return self._close(manifest)
 
     def _add_glance(self, glance) -> None:
         """The party at a glance, front matter after the cover (or, in the block and card layouts, first)."""
         if glance is not None:
-            self.writer.add(glance.get(), f"{self.options.title}: at a glance", front=True)
+            self.writer.add(wait(pool, glance, "sheet"), f"{self.options.title}: at a glance", front=True)
 
     def lay_out_cover(self, pool, party: dict) -> None:
         """Hand the cover of ``party`` (a :func:`party_summary`) to the pool (see :meth:`chargen.run.sheets.SheetStage.cover_first`)."""
@@ -191,7 +192,7 @@ class PartyPdf:
         laid = self.collection[1] if early else self._collection_parts(pool, self.docs)
         self._add_glance(glance)
         for k, part in enumerate(laid):
-            self.writer.add(part.get().pdf, self.options.title if k == 0 else None)
+            self.writer.add(wait(pool, part, "sheet").pdf, self.options.title if k == 0 else None)
         return self._close(manifest)
 
     def _close(self, manifest: dict | None) -> str:

@@ -31,7 +31,8 @@ from pathlib import Path
 from chargen.errors import ChargenError, OutputError
 from chargen.formats import batch_files
 from chargen.require import RequireError
-from chargen.run.files import atomic_write, ignore_interrupts, inside, lock_folder, remove_stale_temporaries
+from chargen.run.files import atomic_write, inside, lock_folder, remove_stale_temporaries
+from chargen.run.procs import each, no_hangup_for_helpers, terminate, worker_signals
 from chargen.run.record import BatchResult, Record
 from chargen.run.record import checkpoint as _checkpoint  # noqa: F401 - the checkpoints, with the run
 from chargen.run.resume import ResumeState, resume_state
@@ -150,8 +151,14 @@ def _entries(pipeline: Pipeline, todo: list[int]) -> Iterator[list[dict]]:
     _PIPELINE = pipeline
     chunks = [todo[i:i + CHUNK] for i in range(0, len(todo), CHUNK)]
     try:
-        with multiprocessing.get_context("fork").Pool(min(pipeline.jobs, len(chunks)), ignore_interrupts) as pool:
-            yield from pool.imap(_write_chunk, chunks)
+        with no_hangup_for_helpers():  # the resource tracker the pool starts: SIGHUP is this process's
+            pool = multiprocessing.get_context("fork").Pool(min(pipeline.jobs, len(chunks)), worker_signals)
+        with pool:
+            try:
+                yield from each(pool, pool.imap(_write_chunk, chunks), "--jobs data")
+            except BaseException:
+                terminate(pool)  # pool.terminate(), safe when a worker died
+                raise
     finally:
         _PIPELINE = None
 
@@ -175,8 +182,8 @@ def _stopped(record: Record, total: int, cause: BaseException) -> None:
         record.save()
     except (ChargenError, OSError) as e:
         saved = f" (the manifest could not be updated: {e}; it lists fewer characters than are complete)"
-    if isinstance(cause, KeyboardInterrupt):
-        why, code = "interrupted", 130
+    if isinstance(cause, KeyboardInterrupt):  # Ctrl-C, or SIGTERM or SIGHUP (chargen.run.procs.Stopped)
+        why, code = (f"stopped by {cause.name}", cause.exit_code) if hasattr(cause, "signum") else ("interrupted", 130)
     elif isinstance(cause, ChargenError):
         why, code = str(cause), 1
     elif isinstance(cause, OSError):

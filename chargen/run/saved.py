@@ -71,7 +71,7 @@ def is_manifest(path: Path) -> bool:
 
     try:
         return json.loads(_text(path)).get("schema") == MANIFEST_SCHEMA
-    except (ValueError, AttributeError):
+    except (ValueError, AttributeError, RecursionError):
         return False
 
 

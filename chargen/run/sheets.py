@@ -27,6 +27,8 @@ from pathlib import Path
 from chargen.errors import ChargenError, RenderError
 from chargen.formats import FORMATS, INDEX_HTML, PARTY_PDF, Format, batch_files, names
 from chargen.seeds import batch_number
+from chargen.run.files import remove_stale_temporaries
+from chargen.run.procs import no_hangup_for_helpers, terminate, wait
 from chargen.run.spec import DEFAULT_PARTY_NAME, SheetOptions  # noqa: F401 - with the stage, for callers
 from chargen.run.workers import (  # noqa: F401 - SheetRenderer, quiet_collector, draw: with the stage, for callers
     Drawn, SheetRenderer, SheetTask, _init, _sheet, draw, quiet_collector)
@@ -69,7 +71,8 @@ def _start_forkserver(formats: tuple[Format, ...]) -> None:
     pdf = PARTY_PDF in batch_files(formats)
     multiprocessing.get_context("forkserver").set_forkserver_preload(
         ["chargen.run.sheets"] + (["chargen.render.pdf"] if pdf else []))
-    forkserver.ensure_running()
+    with no_hangup_for_helpers():  # a closed terminal's SIGHUP is the main process's to handle
+        forkserver.ensure_running()
 
 
 def _pool(options: SheetOptions, formats: tuple[Format, ...], modules: tuple, workers: int, scratch: str):
@@ -90,12 +93,12 @@ def _in_order(pool, folder: Path, tasks: Iterable[SheetTask], window: int,
         pending.append((task, pool.apply_async(_sheet, (folder, task))))
         if len(pending) >= window:
             task, result = pending.popleft()
-            yield task, result.get()
+            yield task, wait(pool, result, "sheet")
     if last is not None:
         last([task for task, _ in pending])
     while pending:
         task, result = pending.popleft()
-        yield task, result.get()
+        yield task, wait(pool, result, "sheet")
 
 
 def check_templates(options: SheetOptions, formats: tuple[Format, ...]) -> None:
@@ -159,8 +162,10 @@ class SheetStage:
         if exc_type is None:
             self.pool.close()
         else:
-            self.pool.terminate()
+            terminate(self.pool)  # pool.terminate(), safe when a worker died
         self.pool.join()
+        if exc_type is not None:  # what a stopped worker left under a temporary name is partial
+            remove_stale_temporaries(self.folder)
         self._cleanup()
 
     def _cleanup(self) -> None:

@@ -144,9 +144,9 @@ def _init(options: SheetOptions, formats: tuple[Format, ...], modules: tuple, en
 
         tempfile.tempdir = scratch  # WeasyPrint's font folders: removed with the stage, however the worker ends
         from chargen.engines import import_modules
-        from chargen.run.files import ignore_interrupts
+        from chargen.run.procs import worker_signals
 
-        ignore_interrupts()
+        worker_signals()
 
         import_modules(engine_modules)  # engines registered from outside the package, as in the main process
         _WORKER_FORMATS = {f.name: f for f in formats}
