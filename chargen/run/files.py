@@ -24,7 +24,6 @@ from chargen.seeds import MAX_COUNT, MAX_INDEX, MAX_SEED
 
 MANIFEST = "manifest.json"
 MANIFEST_SCHEMA = "chargen-batch/1"
-MAX_MANIFEST_BYTES = 200_000_000
 TEMP_PREFIX, TEMP_SUFFIX = ".tmp-", ".part"
 _UNSAFE = re.compile(r"[^a-z0-9]+")
 
@@ -263,15 +262,17 @@ _OPTIONAL_FIELDS = {"paper": str, "party_name": str, "layout": str, "cards_per_p
 def read_manifest(folder: Path) -> dict:
     """The manifest of the batch in ``folder``, checked for shape (a hostile one is an error, not a crash)."""
     from chargen.rules.yamlio import read_bytes
+    from chargen.run import manifestcheck
 
     path = folder / MANIFEST
     if not os.path.lexists(path):
+        if os.path.lexists(folder / "index.html"):  # sheets chargen render drew: it keeps no manifest
+            raise OutputError(f"cannot resume: '{folder}' holds sheets drawn by chargen render, which keeps no "
+                              f"{MANIFEST} and is not resumed; render them again with --force")
         raise OutputError(f"no {MANIFEST} in '{folder}' to resume (run without --resume to start a batch)")
-    raw = read_bytes(path, str(path), MAX_MANIFEST_BYTES, error=OutputError)
-    try:
-        m = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError) as e:
-        raise OutputError(f"{path}: not a chargen manifest ({str(e)[:80]})") from None
+    raw = read_bytes(path, str(path), manifestcheck.max_bytes(), error=OutputError)
+    manifestcheck.check_shape(raw, path)  # before parsing: millions of empty objects never built
+    m = manifestcheck.parse(raw, path)
     if not isinstance(m, dict) or m.get("schema") != MANIFEST_SCHEMA:
         raise OutputError(f"{path}: not a chargen manifest (expected schema '{MANIFEST_SCHEMA}')")
     for key, kind in _MANIFEST_FIELDS.items():
@@ -301,4 +302,6 @@ def read_manifest(folder: Path) -> dict:
             raise OutputError(f"{path}: {key}: {_number(m[key])} is out of range (expected {low:,} to {high:,})")
     if len(m["characters"]) > m["count"]:
         raise OutputError(f"{path}: characters: {len(m['characters']):,} listed, more than count ({m['count']:,})")
+    manifestcheck.check_values(m, path)
+    manifestcheck.check_fields(m, path)
     return m
