@@ -25,3 +25,20 @@ def test_a_set_number_in_another_form_is_refused(value, message):
 def test_a_set_number_of_ascii_digits_is_pinned():
     r = run("generate", "--seed", "1", "--set", "characteristics.str=16", "--format", "json")
     assert r.exit_code == 0 and '"str": 16' in r.stdout
+
+
+# --force lets a value through; what is drawn from it is defined (issue 26, finding 13)
+
+@pytest.mark.parametrize("fmt", ["csv", "text"])
+@pytest.mark.parametrize("pin", ["level=-1000000", "sd=-1000000"])
+def test_kotm_values_forced_beyond_the_rules_are_written(fmt, pin):
+    r = run("generate", "--system", "kotm", "--seed", "1", "--set", pin, "--force", "--format", fmt)
+    assert r.exit_code == 0, r.output
+    assert ("Rapier -" if fmt == "csv" else "hit -,") in r.stdout  # a hit no roll reaches at that SD
+
+
+@pytest.mark.parametrize("value", ["1000000", "-1000000"])
+def test_an_rtd_stat_forced_beyond_the_tiers_is_drawn_in_no_tier(value):
+    r = run("generate", "--system", "rtd", "--seed", "1", "--set", f"stats.str={value}", "--force", "--format", "html")
+    assert r.exit_code == 0, r.output
+    assert f'<span class="value">{value}</span> <span class="tier">\u2013</span>' in r.stdout
