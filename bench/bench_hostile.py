@@ -481,10 +481,70 @@ def main_processes(only: str = "") -> None:
             print(f"{name:<44} {elapsed:7.2f} s {peak / 1e6:7.0f} MB  {outcome}", flush=True)
 
 
+# --- issue 26, the run wing (helper i26-run): manifests on --resume, YAML numbers, --set numbers -------------
+# Each input is a whole `python -m chargen` run in a child process: wall time and the peak RSS of the
+# largest process of its tree (getrusage RUSAGE_CHILDREN), as a user would see it.
+
+def run_wing_cases(tmp: Path) -> dict:
+    import json
+    import subprocess
+    import sys
+
+    def chargen(*args):
+        return [sys.executable, "-m", "chargen", *map(str, args)]
+
+    batch = tmp / "i26-batch"
+    subprocess.run(chargen("generate", "--seed", "3", "--count", "2", "-o", batch), check=True, capture_output=True)
+    head = (batch / "manifest.json").read_text()
+    head = head[:head.index('"characters"')]
+
+    def folder(name: str, manifest: str) -> Path:
+        out = tmp / name
+        out.mkdir()
+        (out / "manifest.json").write_text(manifest)
+        return out
+    empty180 = folder("i26-180mb", head + '"characters": [' + ",".join(["{}"] * 60_000_000) + "]}\n")
+    empty1m = folder("i26-1m", head + '"characters": [' + ",".join(["{}"] * 1_000_000) + "]}\n")
+    m = json.loads((batch / "manifest.json").read_text())
+    layout = folder("i26-layout", json.dumps({**m, "paper": "a4", "layout": "zzz", "party_name": "P"}))
+    deep = folder("i26-deep", json.dumps({**m, "request": {"archetype": "x"}})
+                  .replace('"x"', "[" * 900 + "]" * 900))
+    party = tmp / "i26-party.yaml"
+    party.write_text("name: P\nsystem: d100\nseed: 0x2a\nmembers:\n  - {archetype: bandit, count: 2}\n")
+    return {
+        "manifest: 180 MB of empty objects": chargen("generate", "-o", empty180, "--resume"),
+        "manifest: 1,000,000 empty objects": chargen("generate", "-o", empty1m, "--resume"),
+        "manifest: unknown layout": chargen("generate", "-o", layout, "--resume"),
+        "manifest: nested 900 deep": chargen("generate", "-o", deep, "--resume"),
+        "party file: seed 0x2a": chargen("party", party, "-o", tmp / "i26-party-out"),
+        "--set characteristics.str=+16": chargen("generate", "--seed", "1", "--set", "characteristics.str=+16"),
+    }
+
+
+_TREE = ("import json, resource, subprocess, sys, time\nt = time.perf_counter()\n"
+         "p = subprocess.run(sys.argv[1:], capture_output=True, text=True)\n"
+         "print(json.dumps([time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,"
+         " p.returncode, (p.stderr.strip().splitlines() or [''])[-1]]))\n")
+
+
+def run_wing_main() -> None:
+    import json
+    import subprocess
+    import sys
+
+    with tempfile.TemporaryDirectory() as d:
+        print(f"\n{'issue 26 run wing: whole run':<38} {'time':>11} {'peak RSS':>10}  outcome")
+        for name, args in run_wing_cases(Path(d)).items():
+            out = subprocess.run([sys.executable, "-c", _TREE, *args], capture_output=True, text=True).stdout
+            seconds, kb, code, said = json.loads(out)
+            print(f"{name:<38} {seconds * 1000:8.1f} ms {kb / 1024:7.1f} MB  exit {code}: {said[:90]}")
+
+
 if __name__ == "__main__":
     import sys
 
     if sys.argv[1:2] != ["processes"]:  # python bench/bench_hostile.py processes [NAME PART]: issue 26's block
         main()
         main_issue26_templates()
+        run_wing_main()
     main_processes(" ".join(sys.argv[2:]))

@@ -108,12 +108,12 @@ def generate_cmd(ctx: click.Context, system_id: str, seed: int | None, count: in
         _stream(spec, module, single=start is not None and count == 1)
         click.echo(f"chargen: {module.id} seed {spec.seed}, {count} character{'s' if count != 1 else ''}", err=True)
         return
-    from chargen.run.files import prepare_folder
+    from chargen.run.files import claim_folder
 
-    prepare_folder(output, force)
-    if force:
-        replaced(output)
-    result = _write(spec, module, output, jobs)
+    with claim_folder(output, force):  # created, locked, then checked empty: one step
+        if force:
+            replaced(output)
+        result = _write(spec, module, output, jobs)
     rules = "".join(f", {o['name']}" for o in module.overlays)
     click.echo(printable(f"chargen: wrote {len(result.written)} {module.id} character{'s' if count != 1 else ''} "
                          f"(seed {spec.seed}{rules}) to {output}"), err=True)
@@ -236,7 +236,7 @@ def render_cmd(files: tuple[Path, ...], formats: str, output: Path | None, force
             raise click.UsageError("without -o, give one --format; use -o DIR for several")
         _render_to_stdout(files, fmts[0], options, overlays, rules_dirs)
         return
-    from chargen.run.files import prepare_folder
+    from chargen.run.files import claim_folder
     from chargen.run.pipeline import Pipeline, RunSpec
     from chargen.run.sheets import start_early
 
@@ -248,11 +248,11 @@ def render_cmd(files: tuple[Path, ...], formats: str, output: Path | None, force
     else:
         planned, modules = saved.plan(list(files), (), _notice), ()
     _check_convert(planned, fmts)
-    prepare_folder(output, force)
-    earlier = saved.earlier_names(output, planned, fmts) if force else []
-    with progress_bar(len(planned), "sheets" if options.formats else "characters") as progress:
-        result = Pipeline(RunSpec.of_saved(planned, modules, options, fmts), None, output, progress=progress).run()
-    saved.remove_sheets(output, earlier)  # the same characters' sheets under their earlier names: replaced now
+    with claim_folder(output, force):  # created, locked, then checked empty: one step
+        earlier = saved.earlier_names(output, planned, fmts) if force else []
+        with progress_bar(len(planned), "sheets" if options.formats else "characters") as progress:
+            result = Pipeline(RunSpec.of_saved(planned, modules, options, fmts), None, output, progress=progress).run()
+        saved.remove_sheets(output, earlier)  # the same characters' sheets under their earlier names: replaced now
     click.echo(printable(_rendered(result, len(planned), output) + _removed(earlier)), err=True)
 
 

@@ -94,14 +94,41 @@ def resumed_run(folder: Path, given: Mapping, asked: Asked, sheets: SheetOptions
     from chargen.rules import load_module
     from chargen.run.files import read_manifest
 
+    from chargen.run.resume import refuse_other_command
+
     manifest = read_manifest(folder)
+    refuse_other_command(manifest, "generate", folder)
     recorded = RunSpec.from_manifest(manifest, given, folder)
     module = load_module(recorded.system, overlays, rules_dirs)
     check_formats(recorded.formats, module)
+    check_recorded(module, manifest, folder / "manifest.json")
     request = _resumed_request(module, manifest, asked)
     spec = replace(recorded, request=request, overlays=overlays, rules_dirs=rules_dirs, versions=RunSpec(
         "", 0).versions, sheets=replace(recorded.sheets, template_dir=sheets.template_dir, jobs=sheets.jobs))
     return spec.with_module(module), module
+
+
+def check_recorded(module, manifest: Mapping, path: Path) -> None:
+    """What the manifest records of the request (archetype, profession, years, pins, requirements) and
+    the layout, checked against the rules as a new run's options are; one that is not is an error
+    naming the manifest and the key (a complete batch is checked too)."""
+    from chargen import engines
+    from chargen.errors import ChargenError
+    from chargen.generate import GenerationRequest, check_request
+
+    recorded = manifest.get("request", {})
+    fields = {k: recorded.get(k) for k in ("archetype", "profession", "years")}
+    layout = manifest.get("layout")
+    if layout is not None and engines.layout(module.engine, layout) is None:
+        raise OutputError(f"{path}: layout: the {module.engine} engine has no {layout!r} layout")
+    for key, check in (("request", lambda: check_request(module, GenerationRequest(**fields))),
+                       ("pins", lambda: Asked(**fields, sets=tuple(_pin_text(p) for p in manifest.get("pins", [])),
+                                              force=True).request(module)),
+                       ("requires", lambda: Asked(**fields, requires=tuple(manifest.get("requires", []))).request(module))):
+        try:
+            check()
+        except ChargenError as e:
+            raise OutputError(f"{path}: {key}: {e}") from None
 
 
 def _resumed_request(module, manifest: Mapping, asked: Asked):
