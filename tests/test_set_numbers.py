@@ -42,3 +42,21 @@ def test_an_rtd_stat_forced_beyond_the_tiers_is_drawn_in_no_tier(value):
     r = run("generate", "--system", "rtd", "--seed", "1", "--set", f"stats.str={value}", "--force", "--format", "html")
     assert r.exit_code == 0, r.output
     assert f'<span class="value">{value}</span> <span class="tier">\u2013</span>' in r.stdout
+
+
+# RTD's range is the seed's own: "Basic stats go from 0 to 20", and the Easy tier's minimum
+# required stat is 0. So STR 0 is inside the rules (the review's "stats.str=0 accepted outside its
+# range" reads the range as 1 to 20; the seed's two sentences both say 0 is a stat): pinned without
+# --force, drawn in the Easy tier; -1 and 21 are outside and need --force.
+
+def test_an_rtd_stat_of_0_is_inside_the_seeds_range_and_in_the_easy_tier():
+    r = run("generate", "--system", "rtd", "--seed", "1", "--set", "stats.str=0", "--format", "json")
+    assert r.exit_code == 0, r.output
+    assert '"id": "str", "abbr": "STR", "label": "Strength", "value": 0, "tier": "easy"' in r.stdout
+
+
+@pytest.mark.parametrize("value", ["-1", "21"])
+def test_an_rtd_stat_outside_0_to_20_needs_force(value):
+    r = run("generate", "--system", "rtd", "--seed", "1", "--set", f"stats.str={value}", "--format", "json")
+    assert r.exit_code != 0
+    assert "the rules give 0 to 20" in r.output
