@@ -71,7 +71,7 @@ def test_index_html_links_every_file(party):
     index = (party / "index.html").read_text()
     for name in ("party.pdf", "0000-isgerd-frostbeard.html", "0000-isgerd-frostbeard.pdf", "0002-jorun-goodwater.json"):
         assert f'href="{name}"' in index
-    assert "The Red Lanterns" in index and "<style>" in index and "http" not in index.split("<style>")[0]
+    assert "The Red Lanterns" in index and "<style>" in index and "http:" not in index.split("<style>")[0] and "https:" not in index.split("<style>")[0]
 
 
 def test_render_reads_saved_characters_with_hand_edits(party, tmp_path):

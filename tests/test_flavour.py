@@ -227,14 +227,14 @@ def test_every_format_carries_the_flavour(tmp_path):
     assert f"Appearance: {fl['appearance']['value']}\n" in blocks and f"Motive: {fl['motive']['value']}\n" in blocks
     roster = (out / "roster.csv").read_text(encoding="utf-8-sig").splitlines()
     assert roster[0].endswith(",appearance,manner,speech,motive,secret,hook,quirk,possession,fear,rumour")
-    meg = json.loads((out / "party.meg.json").read_text())["enemies"][0]
+    meg = json.loads((out / "party.meg.json").read_text())[0]
     assert f"Appearance: {fl['appearance']['value']}" in meg["features"]
     actor = json.loads(sorted(out.glob("0000-*.foundry.json"))[0].read_text())
     assert actor["system"]["biography"].startswith("<p><strong>Appearance:</strong> ")
     note = sorted(out.glob("0000-*.md"))[0].read_text()
     import yaml
 
-    matter = yaml.safe_load(note.split("---\n")[1])
+    matter = yaml.safe_load(note.split("```statblock\n")[1].split("\n```")[0])  # the note's fenced block
     assert matter["flavour"][0] == {"name": "Appearance", "desc": fl["appearance"]["value"]}
     assert [t["name"] for t in matter["flavour"]][-1] == "Rumour"
     layout = json.loads((out / "chargen-d100-layout.json").read_text())

@@ -169,7 +169,7 @@ def test_show_all_files_round_trips_to_the_same_rules_hash(tmp_path):
 def test_show_unknown_file_and_system():
     r = run("rules", "show", "d100", "--file", "spells")
     assert r.exit_code == 1 and r.stderr == ("Error: module 'd100' has no rules file 'spells' (expected one of: archetypes, "
-                                              "armour, backgrounds, characteristics, combat, hit_locations, modifiers, "
+                                              "armour, backgrounds, characteristics, combat, flavour, hit_locations, modifiers, "
                                               "module, names, professions, skills, weapons)\n")
     r = run("rules", "show", "d200")
     assert r.exit_code == 1 and r.stderr == "Error: unknown system 'd200' (expected one of: d100, kotm, rtd)\n"

@@ -88,3 +88,13 @@ def from_features(matches: list) -> dict:
     as values only (the rows and rolls are chargen's, not MEG's)."""
     found = {m[1].lower(): {"value": " ".join(m[2].split())} for m in matches}
     return {"flavour": found} if found else {}
+
+
+def from_biography(text: object) -> dict:
+    """A document's ``flavour`` from a Foundry biography :func:`biography_html` wrote (``{}`` for none):
+    values only, as :func:`from_features` reads MEG's."""
+    from html import unescape
+
+    rows = re.findall(r"<p><strong>([^<]*?):</strong> (.*?)</p>", str(text or ""), re.S)
+    matches = [FEATURE.fullmatch(f"{unescape(k)}: {unescape(v)}") for k, v in rows]
+    return from_features([m for m in matches if m is not None])

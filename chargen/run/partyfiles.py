@@ -151,10 +151,10 @@ class PartyPdf:
         covers = self.cover[1] if self.cover is not None and self.cover[0] == party else self._cover_parts(pool, party)
         for k, cover in enumerate(covers):
             self.writer.add(wait(pool, cover, "sheet"), self.options.title if k == 0 else None, front=True)
-        self._add_glance(glance)
+        self._add_glance(pool, glance)
         return self._close(manifest)
 
-    def _add_glance(self, glance) -> None:
+    def _add_glance(self, pool, glance) -> None:
         """The party at a glance, front matter after the cover (or, in the block and card layouts, first)."""
         if glance is not None:
             self.writer.add(wait(pool, glance, "sheet"), f"{self.options.title}: at a glance", front=True)
@@ -190,7 +190,7 @@ class PartyPdf:
         early = self.collection is not None and len(self.collection[0]) == len(self.docs) and all(
             n == m and a is b for (n, a), (m, b) in zip(self.collection[0], self.docs))
         laid = self.collection[1] if early else self._collection_parts(pool, self.docs)
-        self._add_glance(glance)
+        self._add_glance(pool, glance)
         for k, part in enumerate(laid):
             self.writer.add(wait(pool, part, "sheet").pdf, self.options.title if k == 0 else None)
         return self._close(manifest)

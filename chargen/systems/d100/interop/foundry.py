@@ -40,7 +40,10 @@ def actor(doc: dict, npc: bool = False) -> dict:
     """``doc`` as a brp actor (``npc``: brp's npc type)."""
     system = foundry_actor.system_data(doc)
     if npc:
+        flavour = system.get("biography")
         system = {k: v for k, v in system.items() if k in ("stats", "health", "power", "move", "description")}
+        if flavour:
+            system["extDesc"] = flavour  # brp's npc has no biography: its extended description
         system["hp"] = {"stat1": "siz", "stat2": "con", "multi": 0.5}  # brp's npc total: ceil((SIZ+CON)/2) + mod
     return {"name": doc["identity"]["name"], "type": "npc" if npc else "character", "img": IMG,
             "system": system, "items": foundry_actor.items(doc, npc), "effects": [],

@@ -23,6 +23,7 @@ import re
 from collections.abc import Callable
 
 from chargen.errors import CharacterError
+from chargen.flavour.show import from_biography
 from chargen.systems.d100.interop.foundry_actor import COMBAT, SHIELD, SKILL_FIELDS, SPECIAL
 from chargen.systems.d100.interop.meg_read import NpcReader, _int, _list, _mapping, ident
 
@@ -329,9 +330,11 @@ def _document(r: ActorReader) -> dict:
         "notes": _text(system.get("description")) if not base else base.get("notes", ""),
         "rolls": base.get("rolls", []),
     }
-    for key in ("archetype", "experience", "request", "trail"):
+    for key in ("archetype", "experience", "request", "trail", "flavour", "relations"):
         if key in base:
             doc[key] = base[key]
+    if "flavour" not in base:
+        doc.update(from_biography(system.get("biography") or system.get("extDesc")))  # what biography_html wrote
     if base and all(doc[k] == base.get(k) for k in doc):
         return base  # the document chargen exported, unchanged in Foundry
     if doc != base:  # not the document chargen exported: recorded as an import, never checked against the rules' bounds
