@@ -25,9 +25,9 @@ pytestmark = pytest.mark.skipif(not Path("/proc/self/task").is_dir() or not hasa
                                 reason="needs Linux's /proc and POSIX signals")
 
 HANG = 120  # seconds: a run still going this long after its worker died hangs
-SHEETS = ["--seed", "7", "--count", "16", "--format", "pdf,json", "--jobs", "2"]
+SHEETS = ["--seed", "7", "--count", "8", "--format", "pdf,json", "--jobs", "2"]
 DATA = ["--seed", "7", "--count", "6000", "--format", "json", "--jobs", "2"]
-PARTY = ("name: Sixteen\nsystem: d100\nseed: 5\nmembers:\n  - {archetype: town_guard, count: 16}\n"
+PARTY = ("name: Eight\nsystem: d100\nseed: 5\nmembers:\n  - {archetype: town_guard, count: 8}\n"
          "formats: [pdf]\n")
 
 
@@ -242,7 +242,7 @@ def test_a_dead_sheet_worker_ends_party_in_one_line(tmp, tmp_path, reference):
 
 
 def test_a_dead_sheet_worker_ends_render_in_one_line(tmp, tmp_path, reference):
-    saved = reference("saved", "generate", "--seed", "7", "--count", "16", "--format", "json")
+    saved = reference("saved", "generate", "--seed", "7", "--count", "8", "--format", "json")
     jsons = sorted(saved.glob("0*.json"))
     folder = tmp_path / "out"
     proc = chargen("render", *jsons, "-o", folder, tmp=tmp)
@@ -250,7 +250,7 @@ def test_a_dead_sheet_worker_ends_render_in_one_line(tmp, tmp_path, reference):
     status, line = stopped(proc, tmp, folder)
     assert status == 1
     assert line.startswith(f"Error: a sheet worker (process {victim}) was killed by SIGKILL"), line
-    assert " of 16 sheets drawn in " in line and line.endswith("run the same command with --force to draw them all")
+    assert " of 8 sheets drawn in " in line and line.endswith("run the same command with --force to draw them all")
     again = chargen("render", *jsons, "-o", folder, "--force", tmp=tmp)
     _, err = again.communicate(timeout=600)
     assert again.returncode == 0, err
