@@ -236,14 +236,6 @@ def remove_stale_temporaries(folder: Path) -> None:
             p.unlink(missing_ok=True)
 
 
-def ignore_interrupts() -> None:
-    """In a worker process: leave Ctrl-C to the main process, which stops the workers and reports
-    once (a worker's own KeyboardInterrupt would print its traceback in the middle of the error)."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def _number(n: int) -> str:
     text = f"{n:,}" if n.bit_length() <= 256 else f"an integer of {n.bit_length():,} bits"
     return text if len(text) <= 40 else text[:37] + "..."

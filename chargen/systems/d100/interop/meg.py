@@ -117,7 +117,7 @@ def features(doc: dict) -> list[str]:
         out.append(line)
     chars = view_of(doc).group("characteristics").figures  # a house rule's characteristic MEG has no stat for
     out += [f"Characteristic {f.label}: {f.value}" for f in chars if f.label not in MEG_STATS]
-    return out + flavour_features(doc)  # i25: "Appearance: ...", "Relation: ..." (chargen.flavour.show)
+    return out + flavour_features(doc)  # the flavour: "Appearance: ...", "Relation: ..." (chargen.flavour.show)
 
 
 def notes(doc: dict) -> str:

@@ -353,7 +353,7 @@ class NpcReader:
             "armour": armour,
             "equipment": self.equipment(armour),
             "notes": notes.split("\n", 1)[1] if head and "\n" in notes else ("" if head else notes),
-            **from_features(self.feature(FLAVOUR_FEATURE)),  # i25: "Appearance: ..." (chargen.flavour.show)
+            **from_features(self.feature(FLAVOUR_FEATURE)),  # the flavour: "Appearance: ..." (chargen.flavour.show)
             "rolls": [],
         }
         self.unread()

@@ -150,7 +150,7 @@ def statblock(doc: dict) -> dict:
                    for s in doc["skills"] if s["value"]],
         "armour": ", ".join(f"{a['label']} (AP {a['ap']})" for a in doc["armour"]) or "none",
         "equipment": ", ".join(doc["equipment"]) or "none",
-        "flavour": flavour_traits(doc),  # i25: chargen.flavour.show
+        "flavour": flavour_traits(doc),  # the flavour (chargen.flavour.show)
         "notes": doc.get("notes") or "",
     }
 
