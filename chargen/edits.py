@@ -254,7 +254,7 @@ def reproduction(drawn: dict, module) -> dict:
     (checked by making it), or None when none does (a value edited by hand that no ``--set`` gives);
     ``edited``: the paths edited by hand."""
     from chargen.generate import GenerationRequest, make_character
-    from chargen.pins import resolve
+    from chargen.pins import module_targets, resolve
     from chargen.require import parse
 
     changed = list(edited_inputs(drawn)) + list(drawn.get("edits") or {})
@@ -262,8 +262,9 @@ def reproduction(drawn: dict, module) -> dict:
     if changed and module is not None and not drawn.get("edits"):
         pins = _pins_for(drawn)
         try:
-            targets = engines.require(module.engine).pins(module.rules)
+            targets = module_targets(module)
             request = GenerationRequest(pins=resolve(targets, [f"{p}={v}" for p, v in pins.items()], force=True),
+                                        flavour="flavour" in drawn,
                                         requires=tuple(parse(e) for e in (drawn.get("require") or {}).get("expressions", ())))
             again = make_character(module, drawn["seed"]["batch"], drawn["seed"]["index"], request)
         except ChargenError:  # no command makes it: say so
@@ -289,6 +290,8 @@ def _command(doc: dict, pins: dict) -> str:
     parts += [f"--{k} {shlex.quote(str(asked[k]))}" for k in ("archetype", "profession", "years") if k in asked]
     parts += [f"--set {shlex.quote(f'{p}={v}')}" for p, v in pins.items()]
     parts += [f"--require {shlex.quote(e)}" for e in (doc.get("require") or {}).get("expressions", ())]
+    if "flavour" not in doc:
+        parts.append("--no-flavour")  # made without flavour (or before its rules had any): the same bytes again
     return " ".join(parts)
 
 

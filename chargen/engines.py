@@ -29,7 +29,7 @@ from pathlib import Path
 
 from chargen.choices import CARDS_PER_PAGE
 from chargen.errors import ChargenError
-from chargen.view import CharacterView, plain
+from chargen.view import CharacterView, plain, with_flavour
 
 BUILTIN = {  # engine id -> the package whose import registers it
     "d100": "chargen.systems.d100",
@@ -175,6 +175,9 @@ class Engine:
     # (rules, draws, attacker doc, defender doc, chargen.combat.Choices) -> Resolution: one attack between two
     # characters (`chargen roll --attacker --defender`); every random value from draws (chargen.combat)
     combat: Callable | None = None
+    # the module's files read only in play (the combat tables), not to make a character: the rules hash leaves
+    # them out, so a character made before they changed still finds its rules
+    play_files: tuple[str, ...] = ()
 
 
 def read_schema(package: str, name: str = "schema.json") -> dict:
@@ -346,4 +349,4 @@ def unregister(engine_id: str) -> None:
 def view_of(doc: dict, rules: object = None) -> CharacterView:
     """The typed view of ``doc`` by its engine (:func:`chargen.view.plain` for an engine not registered here)."""
     engine = get(doc["system"].get("engine", doc["system"]["id"]))
-    return plain(doc, rules) if engine is None else engine.view(doc, rules)
+    return with_flavour(plain(doc, rules) if engine is None else engine.view(doc, rules), doc)

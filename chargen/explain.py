@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from chargen import edits, paths
 from chargen.errors import CharacterError
+from chargen.flavour.explain import explain_lines
 from chargen.generate import Derivation
 from chargen.rules import builtin_ids, load_builtin
 
@@ -157,6 +158,7 @@ def _explain(doc: dict, path: str, node: object, trail: list[Derivation], proble
     for d in trail:
         if d.path == path or d.path.startswith(path + "."):
             out += _step_lines(doc, d, pins, derived, module)
+    out += explain_lines(doc, path, module)
     if len(out) == 1:
         out.append(f"{INDENT}as stored (nothing rolled or derived for it; a choice of the rules or a hand edit)")
     return out

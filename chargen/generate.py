@@ -17,6 +17,8 @@ from dataclasses import dataclass, field, replace
 from chargen import engines
 from chargen.dice import Roller, new_rng
 from chargen.errors import ChargenError
+from chargen.flavour import DOC_KEY as FLAVOUR_KEY
+from chargen.flavour.roll import roll_flavour
 from chargen.paths import input_value, lookup, shown
 from chargen.require import RequireError
 from chargen.rules import RulesModule
@@ -46,6 +48,7 @@ class GenerationRequest:
 
     pins: tuple[tuple, ...] = ()  # (path, value): every character; (index, path, value): that one only
     requires: tuple = ()
+    flavour: bool = True  # False (--no-flavour): no flavour tables rolled (chargen.flavour)
 
     def asked(self) -> dict[str, str]:
         """The archetype, profession and years asked for, as given (the document's ``request``)."""
@@ -292,6 +295,8 @@ def make_attempt(module: RulesModule, batch_seed: int, index: int, request: Gene
         },
     }
     doc.update(body)
+    if request.flavour and module.flavour is not None:
+        doc[FLAVOUR_KEY] = roll_flavour(module.flavour, doc, batch_seed, index, attempt, request.pin)
     asked = request.asked()
     if asked:
         doc["request"] = asked

@@ -43,7 +43,12 @@ def split_set(text: str) -> tuple[str, str]:
     path = path.strip()
     if not sep or not path:
         raise PinError(f"--set {text[:80]!r}: expected PATH=VALUE (e.g. characteristics.str=16)")
+    if value != value.strip() and _NUMBERISH.fullmatch(value.strip()):  # ' 16', '16 ': not a number elsewhere
+        raise PinError(f"--set {path}={value[:40]!r}: expected a whole number (ASCII digits 0-9, no spaces)")
     return path, value.strip()
+
+
+_NUMBERISH = re.compile(r"[+-]?[0-9]+")
 
 
 def _value(path: str, raw: str, target: PinTarget, force: bool) -> object:
@@ -56,12 +61,9 @@ def _value(path: str, raw: str, target: PinTarget, force: bool) -> object:
             raise PinError(f"--set {path}={raw[:40]}: the rules have no such {path} "
                            f"(expected one of: {', '.join(target.choices)})")
         return raw
-    try:
-        number = int(raw, 10) if raw.lstrip("+-").isascii() and raw.lstrip("+-").isdigit() else None
-    except ValueError:
-        number = None
+    number = int(raw, 10) if re.fullmatch(r"-?[0-9]+", raw) else None  # ASCII digits, as every number chargen reads
     if number is None:
-        raise PinError(f"--set {path}={raw[:40]}: expected a whole number")
+        raise PinError(f"--set {path}={raw[:40]}: expected a whole number (ASCII digits 0-9, '-' for a negative one)")
     if not force and not (target.low <= number <= target.high):
         where = f" ({target.where})" if target.where else ""
         raise PinError(f"--set {path}={number}: the rules give {target.low} to {target.high}{where}; "
@@ -99,3 +101,14 @@ def resolve(targets: Mapping[str, PinTarget], texts: tuple[str, ...] | list[str]
 def sex_target(sexes) -> PinTarget:
     """``identity.sex``: one of the rules' sexes; the name is then drawn from that sex's list (a pinned name stays)."""
     return PinTarget("choice", choices=tuple(sexes), traced=False)
+
+
+def module_targets(module) -> dict[str, PinTarget]:
+    """What ``--set`` can pin in characters of ``module``: its engine's targets, and each flavour
+    table's value as text (``flavour.motive``; chargen.flavour)."""
+    from chargen import engines
+
+    targets = dict(engines.require(module.engine).pins(module.rules))
+    for table in getattr(getattr(module, "flavour", None), "tables", ()):
+        targets[f"flavour.{table.id}"] = PinTarget("text", where="flavour.yaml", traced=False)
+    return targets

@@ -16,7 +16,7 @@ from chargen import engines
 from chargen.errors import CharacterError, RulesError
 from chargen.fill import fill_document
 from chargen.rules import load_builtin
-from chargen.rules.yamlio import load_text
+from chargen.rules.yamlio import MAX_DEPTH, load_text
 
 SCHEMA_FILE = "character-1.json"
 
@@ -236,7 +236,7 @@ def parse_document(text: str, name: str) -> dict:
             raise CharacterError(str(e)) from None
     if not isinstance(doc, dict):
         raise CharacterError(f"{name}: expected one character document (a mapping)")
-    _check_finite(doc, name)
+    check_values(doc, name)
     rules = builtin_rules_of(doc)
     problems = fill_document(doc, rules)  # entries added by hand by id alone, completed from the rules
     if problems:  # with the schema's problems elsewhere: all at once
@@ -263,7 +263,7 @@ def _no_constant(word: str):
 
 def _read_json(text: str, name: str) -> object:
     try:
-        return json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
+        data = json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
     except json.JSONDecodeError as e:
         raise CharacterError(f"{name}:{e.lineno}: not valid JSON: {e.msg}") from None
     except CharacterError as e:
@@ -271,17 +271,35 @@ def _read_json(text: str, name: str) -> object:
     except ValueError as e:  # an integer longer than Python reads
         raise CharacterError(f"{name}: not a character document: {str(e)[:80]}") from None
     except RecursionError:
-        raise CharacterError(f"{name}: not a character document: nested too deeply") from None
+        raise CharacterError(f"{name}: not a character document: nested deeper than {MAX_DEPTH} levels") from None
+    check_values(data, name)
+    return data
 
 
-def _check_finite(doc: object, name: str) -> None:
-    """Refuse NaN and infinities anywhere (YAML's .nan and .inf; JSON's are refused on read)."""
-    stack = [doc]
+def check_values(doc: object, name: str) -> None:
+    """Refuse, walking without recursion, what no character holds and later code would choke on:
+    nesting deeper than ``MAX_DEPTH`` (YAML's limit), NaN and infinities (YAML's .nan and .inf;
+    JSON's are refused on read), and text no file can hold (a lone surrogate such as JSON's ``\\ud800``)."""
+    stack: list = [(doc, 0)]
     while stack:
-        item = stack.pop()
+        item, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise CharacterError(f"{name}: not a character document: nested deeper than {MAX_DEPTH} levels")
         if isinstance(item, float) and not math.isfinite(item):
             raise CharacterError(f"{name}: not a character document: {item} is not a number a character can hold")
-        if isinstance(item, dict):
-            stack.extend(item.values())
+        if isinstance(item, str):
+            _check_text(item, name)
+        elif isinstance(item, dict):
+            stack.extend((k, depth + 1) for k in item)
+            stack.extend((v, depth + 1) for v in item.values())
         elif isinstance(item, list):
-            stack.extend(item)
+            stack.extend((v, depth + 1) for v in item)
+
+
+def _check_text(text: str, name: str) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        bad = text[e.start]
+        raise CharacterError(f"{name}: not a character document: '{text[:e.start][-40:]}' is followed by a lone "
+                             f"surrogate (\\u{ord(bad):04x}), which is not a character any file can hold") from None

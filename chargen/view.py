@@ -101,6 +101,11 @@ class CharacterView:
     columns: tuple[Figure, ...] = ()      # a roster file's columns after the common ones (key: the column)
     roster: tuple[Figure, ...] = ()       # the party cover's key figures
     key_figures: tuple[Figure, ...] = ()  # what `chargen stats` summarises (whole numbers)
+    skills: tuple[Figure, ...] = ()       # every skill as a whole number, higher better (key: its id): the party page's
+    trained: tuple[str, ...] = ()         # the keys of the skills above their base: the party page shows those
+    flavour: tuple[Figure, ...] = ()      # the flavour tables' values (label, text, key: the table id): chargen.flavour
+    relations: tuple[str, ...] | None = None  # a party member's ties, one line each ("Owes money to Red Ulf (...)")
+    flavour_line: str = ""                # a block's or card's one line of flavour ("" without)
 
     def group(self, group_id: str) -> Group | None:
         return next((g for line in self.strip for g in line.groups if g.id == group_id), None)
@@ -138,6 +143,19 @@ def line(*groups: Group) -> Line:
 def one(group_id: str, label: str, value: Value) -> Group:
     """A group of one figure."""
     return Group(group_id, (Figure(label, value),))
+
+
+def with_flavour(view: CharacterView, doc: dict) -> CharacterView:
+    """``view`` with the document's flavour and relations (:mod:`chargen.flavour.show`), whatever its engine."""
+    from dataclasses import replace
+
+    from chargen.flavour import DOC_KEY, RELATIONS_KEY, show
+
+    record = doc.get(DOC_KEY) if isinstance(doc.get(DOC_KEY), dict) else {}
+    figures = tuple(Figure(show.label(k), text, k) for k, (_, text) in zip(
+        [k for k, v in record.items() if isinstance(v, dict) and str(v.get("value", "")).strip()], show.pairs(doc)))
+    relations = tuple(show.relation_texts(doc)) if RELATIONS_KEY in doc else None
+    return replace(view, flavour=figures, relations=relations, flavour_line=show.block_line(doc))
 
 
 def roster_pairs(view: CharacterView) -> list[tuple[str, str]]:

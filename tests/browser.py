@@ -10,11 +10,15 @@ throw-away profile.
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import os
+import select
 import shutil
 import subprocess
 import tempfile
+import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -42,6 +46,7 @@ class _Pipe:
     def __init__(self, proc, write_fd: int, read_fd: int):
         self.proc, self.w, self.r = proc, os.fdopen(write_fd, "wb", buffering=0), os.fdopen(read_fd, "rb")
         self.next_id, self.buffer, self.events = 0, b"", []
+        self.deadline: float | None = None  # time.monotonic() after which a read gives up
 
     def send(self, method: str, params: dict | None = None, session: str | None = None) -> dict:
         self.next_id += 1
@@ -69,6 +74,8 @@ class _Pipe:
 
     def _read(self) -> dict:
         while b"\0" not in self.buffer:
+            if self.deadline is not None and not select.select([self.r], [], [], max(0.0, self.deadline - time.monotonic()))[0]:
+                raise TimeoutError("chromium did not answer in time")
             chunk = self.r.read1(1 << 16)
             if not chunk:
                 raise RuntimeError("chromium closed the DevTools pipe")
@@ -77,9 +84,9 @@ class _Pipe:
         return json.loads(raw)
 
 
-def print_page(path: Path, timeout: float = 60, evaluate: str | None = None, width: int = 1200) -> Printed:
-    """Open ``path`` in headless Chromium and print it; what it requested and logged; with ``evaluate``,
-    that expression's value on a screen ``width`` pixels wide (before printing)."""
+@contextlib.contextmanager
+def _launched() -> Iterator[_Pipe]:
+    """A headless Chromium on a throw-away profile, driven over the DevTools pipe; closed afterwards."""
     browser = find()
     if browser is None:
         raise RuntimeError("no chromium on PATH")
@@ -103,6 +110,24 @@ def print_page(path: Path, timeout: float = 60, evaluate: str | None = None, wid
         os.close(fd)
     pipe = _Pipe(proc, to_browser_w, from_browser_r)
     try:
+        yield pipe
+        try:
+            pipe.send("Browser.close")
+        except RuntimeError:
+            pass
+    finally:
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def print_page(path: Path, timeout: float = 60, evaluate: str | None = None, width: int = 1200) -> Printed:
+    """Open ``path`` in headless Chromium and print it; what it requested and logged; with ``evaluate``,
+    that expression's value on a screen ``width`` pixels wide (before printing)."""
+    with _launched() as pipe:
         target = pipe.send("Target.createTarget", {"url": "about:blank"})["targetId"]
         session = pipe.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
         for domain in ("Network", "Runtime", "Log", "Page"):
@@ -130,15 +155,32 @@ def print_page(path: Path, timeout: float = 60, evaluate: str | None = None, wid
                 printed.console.append(f"exception: {params['exceptionDetails'].get('text')}")
             elif method == "Log.entryAdded" and params["entry"]["level"] in ("error", "warning"):
                 printed.console.append(f"{params['entry']['level']}: {params['entry']['text']}")
-        try:
-            pipe.send("Browser.close")
-        except RuntimeError:
-            pass
         return printed
-    finally:
+
+
+def open_pages(paths: list[Path], settle: float = 0.5, patience: float = 20.0, until=None) -> None:
+    """Open every page of ``paths`` in one headless Chromium, each in its own tab, wait until each has
+    loaded (or ``patience`` seconds have passed: a page may navigate away before its load event) and then
+    ``settle`` seconds more (handlers, SMIL animations, timers run; less once ``until()`` is true), and close
+    the browser. What the pages
+    fetch is for the caller to observe (a listener on 127.0.0.1)."""
+    with _launched() as pipe:
+        pipe.deadline = time.monotonic() + 30 + len(paths)
+        sessions = []
+        for path in paths:
+            target = pipe.send("Target.createTarget", {"url": "about:blank"})["targetId"]
+            session = pipe.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+            pipe.send("Page.enable", session=session)
+            pipe.send("Page.navigate", {"url": Path(path).resolve().as_uri()}, session=session)
+            sessions.append(session)
+        waiting = set(sessions)
+        pipe.deadline = time.monotonic() + patience
         try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        shutil.rmtree(profile, ignore_errors=True)
+            while waiting:
+                waiting.discard(pipe.wait_for("Page.loadEventFired").get("sessionId"))
+        except TimeoutError:
+            pass
+        pipe.deadline = None
+        end = time.monotonic() + settle
+        while time.monotonic() < end and not (until is not None and until()):  # ``until``: done early
+            time.sleep(0.05)

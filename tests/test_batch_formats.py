@@ -12,7 +12,7 @@ from chargen.cli import cli
 
 ALL = "json,csv,text,meg,foundry,statblock"
 CASES = {  # system, formats, the batch files they write
-    "d100": ("d100", ALL, ["roster.csv", "blocks.txt", "party.meg.json", "chargen-d100-layout.json"]),
+    "d100": ("d100", ALL, ["roster.csv", "blocks.txt", "party.meg.json", "party.foundry.json", "chargen-d100-layout.json"]),
     "kotm": ("kotm", "csv,text,json", ["roster.csv", "blocks.txt"]),
     "rtd": ("rtd", "yaml,text,csv", ["blocks.txt", "roster.csv"]),
 }
@@ -103,11 +103,13 @@ def test_batch_files_go_to_stdout_without_o():
     assert r.exit_code == 0 and r.stdout_bytes.startswith(b"\xef\xbb\xbfindex,name,")
     assert r.stdout_bytes.count(b"\r\n") == 4
     r = run("generate", "--seed", "8", "--count", "2", "--format", "meg")
-    assert r.exit_code == 0 and len(json.loads(r.stdout)["enemies"]) == 2
+    assert r.exit_code == 0 and len(json.loads(r.stdout)) == 2  # an enemies file (Roll20 pastes it)
     r = run("generate", "--seed", "8", "--format", "meg")
     assert r.exit_code == 0 and len(json.loads(r.stdout)) == 1  # one character: an enemies list of one
     r = run("generate", "--seed", "8", "--count", "2", "--format", "foundry")
-    assert r.exit_code == 2 and "foundry is written for one character only" in r.stderr
+    assert r.exit_code == 0 and [a["type"] for a in json.loads(r.stdout)] == ["character", "character"]
+    r = run("generate", "--seed", "8", "--format", "foundry_npc")
+    assert r.exit_code == 0 and json.loads(r.stdout)["type"] == "npc"  # one character: its one actor
 
 
 MIXED = ["generate", "--seed", "5", "--count", "4", "--format", "json,pdf,csv,meg,statblock", "--jobs", "2"]
@@ -140,16 +142,17 @@ def test_an_engine_without_its_own_columns_gets_the_common_ones():
     assert FORMATS["text"].part(doc) == "Pip\ntoy · Toy 1 · seed 1 · index 2 · 3\n"
 
 
-def test_party_name_names_the_meg_party_and_resume_keeps_it(tmp_path):
+def test_party_name_is_kept_by_resume_and_the_meg_batch_file_is_a_plain_enemies_array(tmp_path):
+    """party.meg.json is what Roll20 pastes (it reads element [0]; # picks another): an array of NPCs,
+    without MEG's party object, which no importer reads from a file."""
     out = tmp_path / "out"
     r = run("generate", "--seed", "3", "--count", "2", "--format", "meg", "--party-name", "Ford bandits", "-o", out)
     assert r.exit_code == 0, r.output
-    assert json.loads((out / "party.meg.json").read_text())["party_name"] == "Ford bandits"
+    enemies = json.loads((out / "party.meg.json").read_text())
+    assert isinstance(enemies, list) and len(enemies) == 2 and "Ford bandits" not in (out / "party.meg.json").read_text()
     assert json.loads((out / "manifest.json").read_text())["party_name"] == "Ford bandits"
     r = run("generate", "-o", out, "--resume", "--party-name", "Others")
     assert r.exit_code == 1 and "--party-name: Ford bandits in the manifest, Others now" in r.stderr
-    r = run("generate", "--seed", "3", "--count", "2", "--format", "meg", "-o", tmp_path / "default")
-    assert json.loads((tmp_path / "default" / "party.meg.json").read_text())["party_name"] == "The party"
 
 
 def test_worker_processes_give_the_same_batch_files(tmp_path, monkeypatch):

@@ -71,7 +71,7 @@ def test_index_html_links_every_file(party):
     index = (party / "index.html").read_text()
     for name in ("party.pdf", "0000-isgerd-frostbeard.html", "0000-isgerd-frostbeard.pdf", "0002-jorun-goodwater.json"):
         assert f'href="{name}"' in index
-    assert "The Red Lanterns" in index and "<style>" in index and "http" not in index.split("<style>")[0]
+    assert "The Red Lanterns" in index and "<style>" in index and "http:" not in index.split("<style>")[0] and "https:" not in index.split("<style>")[0]
 
 
 def test_render_reads_saved_characters_with_hand_edits(party, tmp_path):
@@ -138,8 +138,9 @@ def test_render_refuses_two_characters_with_one_name(party, tmp_path):
     (["generate", "--format", "json,pdf"], "Error: without -o, give exactly one --format (" + ", ".join(FORMATS_LIST[:-1]) + " or " + FORMATS_LIST[-1] + ")"),
     (["generate", "--format", "docx"],
      "Error: Invalid value for '--format': docx is not a format (expected a comma list of: " + ", ".join(FORMATS_LIST) + ")"),
-    (["render", "--format", "json", "x.json"],
-     "Error: Invalid value for '--format': json is not a format (expected a comma list of: html, pdf)"),
+    (["render", "--format", "docx", "x.json"],
+     "Error: Invalid value for '--format': docx is not a format (expected a comma list of: " + ", ".join(FORMATS_LIST) + ")"),
+    (["render", "--format", "json,csv", "x.json"], "Error: without -o, give one --format; use -o DIR for several"),
     (["generate", "--paper", "a3"], "Error: Invalid value for '--paper': 'a3' is not one of 'a4', 'letter'."),
 ])
 def test_usage_errors(args, message, tmp_path, monkeypatch):

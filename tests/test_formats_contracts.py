@@ -35,6 +35,8 @@ HEADERS = {
     "kotm": "index,name,sex,age,system,seed,archetype,profession,level,sd,save_check,critical_fumble_damage,weapons",
     "rtd": "index,name,sex,age,system,seed,archetype,STR,DEX,CON,INT,WIS,CHA,skills,weapons",
 }
+FLAVOUR = ",appearance,manner,speech,motive,secret,hook,quirk,possession,fear,rumour"  # issue 25: each flavour table
+HEADERS = {system: header + FLAVOUR for system, header in HEADERS.items()}
 NUMERIC = {"index", "age", "seed", "STR", "CON", "SIZ", "INT", "POW", "DEX", "CHA", "WIS", "hit_points",
            "pow_points", "mov", "sr_siz", "sr_dex", "attack_bonus", "parry_bonus", "defence", "level", "sd",
            "save_check", "critical_fumble_damage"}
@@ -138,8 +140,10 @@ def check_npc(npc: dict, doc: dict) -> None:
             assert w["reach"] in ("-", "T", "S", "M", "L", "VL", "U")
             assert isinstance(w["add_damage_modifier"], bool) and isinstance(w["ap"], int) and isinstance(w["hp"], int)
             assert re.fullmatch(r"[0-9d+\-]+", w["damage"])
+            assert "range" in w  # on every weapon, as MEG writes them (null for melee and shields)
             if w["type"] == "ranged":
                 assert all(part.isdigit() for part in w["range"].split("/")) and len(w["range"].split("/")) == 3
+            assert w["add_damage_modifier"] is False  # the importers would roll Mythras' modifier
     a = npc["attributes"]
     assert isinstance(a["strike_rank"], str) and STRIKE_RANK.match(a["strike_rank"])
     assert isinstance(a["action_points"], int) and isinstance(a["magic_points"], int)
@@ -148,7 +152,13 @@ def check_npc(npc: dict, doc: dict) -> None:
     # the figures
     assert npc["name"] == doc["identity"]["name"]
     assert {k: v for s in npc["stats"] for k, v in s.items()} == {k.upper(): v for k, v in doc["characteristics"].items()}
-    assert [next(iter(s.values())) for s in npc["skills"]] == [s["value"] for s in doc["skills"]]
+    from chargen.systems.d100.interop.mythras import SKILLS_FEATURE, feature_values, table
+
+    written = {k: v for s in npc["skills"] for k, v in s.items()}
+    kept = next((feature_values(f) for f in npc["features"] if f.startswith(SKILLS_FEATURE)), {})
+    for s in doc["skills"]:  # each D100 II value: under its Mythras name, or in the features
+        name = table().get(s["id"])
+        assert kept.get(s["label"].lower(), written.get(name)) == s["value"], s["label"]
     sr = STRIKE_RANK.match(a["strike_rank"])
     assert int(sr[1]) == sum(doc["combat"]["strike_ranks"].values())
     assert [w["name"] for s in npc["combat_styles"] for w in s["weapons"]] == [w["label"] for w in doc["weapons"]]
@@ -165,11 +175,12 @@ def test_meg_character_file_is_an_enemies_list_the_roll20_importer_reads(docs):
         check_npc(data[0], doc)
 
 
-def test_meg_batch_file_is_the_party_shape(docs):
-    party = json.loads(batch("meg", docs["d100"], "The Red Lanterns"))
-    assert list(party) == ["party_name", "enemies", "additional_features"]
-    assert party["party_name"] == "The Red Lanterns" and party["additional_features"] == []
-    for npc, doc in zip(party["enemies"], docs["d100"], strict=True):
+def test_meg_batch_file_is_an_enemies_file_roll20_pastes(docs):
+    """Roll20 reads jsonData[0] of what is pasted (its # field picks another): a plain array of NPCs,
+    as MEG writes several; a party object ({party_name, enemies}) has no [0] (TypeError)."""
+    enemies = json.loads(batch("meg", docs["d100"], "The Red Lanterns"))
+    assert isinstance(enemies, list) and enemies[0]["name"] == docs["d100"][0]["identity"]["name"]
+    for npc, doc in zip(enemies, docs["d100"], strict=True):
         check_npc(npc, doc)
 
 
@@ -197,13 +208,15 @@ def test_foundry_actor_has_the_brp_fields(docs):
         stats = actor["system"]["stats"]
         assert set(stats) == {"str", "con", "siz", "int", "pow", "dex", "cha", "edu"}
         for key, value in doc["characteristics"].items():
-            assert set(stats[key]) == {"base", "culture", "exp", "age", "effects"} and stats[key]["base"] == value
+            assert set(stats[key]) == {"base", "redist", "culture", "exp", "age", "effects"} and stats[key]["base"] == value
         skills = [i for i in actor["items"] if i["type"] == "skill"]
         assert [s["name"] for s in skills] == [s["label"] for s in doc["skills"]] + [w["label"] for w in doc["weapons"]]
+        held = {c["flags"]["brp"]["brpidFlag"]["id"]: c["system"]["mod"] for c in actor["items"] if c["type"] == "skillcat"}
         for item, skill in zip(skills, doc["skills"]):
             assert set(SKILL_FIELDS) | {"category"} <= set(item["system"])
             assert item["system"]["base"] == skill["base"]  # apart, never back-computed
-            assert sum(item["system"][f] for f in SKILL_FIELDS) == skill["value"]
+            # the category modifier is held by the skillcat the skill's category names, once
+            assert sum(item["system"][f] for f in SKILL_FIELDS) + held[item["system"]["category"]] == skill["value"]
             assert re.fullmatch(r"i\.skill\.[a-z0-9-]+", item["flags"]["brp"]["brpidFlag"]["id"])
         locations = [i for i in actor["items"] if i["type"] == "hit-location"]
         assert [(h["system"]["lowRoll"], h["system"]["highRoll"], h["system"]["maxHP"]) for h in locations] == \
@@ -213,20 +226,74 @@ def test_foundry_actor_has_the_brp_fields(docs):
 def test_foundry_keeps_each_source_of_a_skill_apart(docs):
     doc = copy.deepcopy(docs["d100"][0])
     skill = doc["skills"][6]
+    doc["skill_categories"][skill["category"]] = 5
     skill["sources"] = [{"source": "base", "value": 15}, {"source": "category", "value": 5},
                         {"source": "profession", "value": 20}, {"source": "edit", "value": 3}]
     skill["value"] = 43
     actor = json.loads(FORMATS["foundry"].to_bytes(doc))
     item = next(i for i in actor["items"] if i["name"] == skill["label"])["system"]
-    assert (item["base"], item["effects"], item["profession"], item["personal"], item["xp"]) == (15, 5, 20, 3, 0)
+    # the category's 5 is the skillcat's (held once), not the skill's effects
+    assert (item["base"], item["effects"], item["profession"], item["personal"], item["xp"]) == (15, 0, 20, 3, 0)
 
 
 # --- Obsidian Fantasy Statblocks -----------------------------------------------------------------------
+# A model of the plugin (javalent/fantasy-statblocks 4.10): the watcher reads a note whose front matter
+# says `statblock: inline` from the first fenced block whose info string is `statblock`
+# (watcher.worker.ts findFirstStatBlock); LayoutManager.getLayoutOrDefault finds the note's layout by
+# NAME, else the default (Basic 5e); "Import From JSON" replaces the layout's id with a random one and
+# names a layout whose name is taken "NAME Copy"; the bestiary is keyed by name.
+
+STATBLOCK_FENCE = re.compile(r"^```[^\S\r\n]*statblock\s?\n([\s\S]+?)^```", re.M)  # the plugin's regex
+DEFAULT_LAYOUT = {"name": "Basic 5e Layout", "id": "basic-5e-layout", "blocks": []}
+
 
 def front_matter(note: str) -> dict:
     assert note.startswith("---\n")
     end = note.index("\n---\n", 4)
     return yaml.safe_load(note[4:end])
+
+
+def plugin_statblock(note: str) -> dict | None:
+    """What the plugin reads of a note (None: nothing, not in the bestiary, nothing drawn)."""
+    matter = front_matter(note)
+    if matter.get("statblock") == "inline":
+        m = STATBLOCK_FENCE.search(note)
+        return yaml.safe_load(m[1]) if m else None
+    return matter if matter.get("statblock") in (True, "true") else None
+
+
+def draws_in_note(note: str) -> bool:
+    """The plugin draws the block in the note only from an inline fenced block."""
+    return front_matter(note).get("statblock") == "inline" and STATBLOCK_FENCE.search(note) is not None
+
+
+def import_layout(installed: list[dict], data: dict) -> list[dict]:
+    """The plugin's "Import From JSON": name and blocks required; a fresh id; a taken name gets " Copy"."""
+    assert isinstance(data.get("name"), str) and isinstance(data.get("blocks"), list)
+    name = data["name"] + " Copy" if any(lay["name"] == data["name"] for lay in installed) else data["name"]
+    return [*installed, {**data, "name": name, "id": f"random-{len(installed)}", "diceParsing": []}]
+
+
+def layout_or_default(installed: list[dict], name: str) -> dict:
+    return next((lay for lay in installed if lay["name"] == name), DEFAULT_LAYOUT)
+
+
+LAYOUT_TYPE = {  # the plugin's TypeScript Layout type (layout.types.ts): each block type's required keys
+    "heading": {"properties", "size"}, "subheading": {"properties"}, "property": {"properties"},
+    "table": {"properties", "headers", "calculate"}, "traits": {"properties"}, "text": {"properties", "text"},
+    "inline": {"properties", "nested"}, "group": {"properties", "nested"},
+}
+
+
+def layout_type_problems(blocks: list[dict]) -> list[str]:
+    out = []
+    for b in blocks:
+        missing = {"id", "type"} | LAYOUT_TYPE.get(b.get("type"), set())
+        out += [f"{b.get('id')}: {b.get('type')} needs {k}" for k in sorted(missing - set(b))]
+        if b.get("type") == "text" and not isinstance(b.get("text"), str):
+            out.append(f"{b.get('id')}: text must be a string")
+        out += layout_type_problems(b.get("nested", []))
+    return out
 
 
 def layout_properties(blocks):
@@ -235,22 +302,56 @@ def layout_properties(blocks):
         yield from layout_properties(b.get("nested", []))
 
 
-def test_statblock_note_front_matter_holds_what_the_layout_reads(docs):
+def md_unescape(text: str) -> str:
+    return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", text)
+
+
+def test_statblock_note_is_drawn_with_chargens_layout_found_by_name(docs):
     layout = json.loads(batch("statblock", docs["d100"]))
-    assert {"name", "id", "blocks"} <= set(layout)
+    installed = import_layout([DEFAULT_LAYOUT], layout)
     for doc in docs["d100"]:
-        matter = front_matter(FORMATS["statblock"].to_bytes(doc).decode("utf-8"))
-        assert matter["statblock"] is True and matter["layout"] == layout["id"]
-        assert matter["name"] == doc["identity"]["name"]
-        for prop, block in layout_properties(layout["blocks"]):
-            assert prop in matter, prop
-            value = matter[prop]
-            if block["type"] == "table":
+        note = FORMATS["statblock"].to_bytes(doc).decode("utf-8")
+        block = plugin_statblock(note)
+        assert draws_in_note(note) and block is not None
+        assert layout_or_default(installed, block["layout"])["blocks"] == layout["blocks"]  # not the default
+
+
+def test_statblock_layout_name_is_stable_and_reimporting_makes_a_copy(docs):
+    layout = json.loads(batch("statblock", docs["d100"]))
+    assert layout["name"] == "chargen D100 II"  # what every chargen version's notes name
+    twice = import_layout(import_layout([DEFAULT_LAYOUT], layout), layout)
+    assert [lay["name"] for lay in twice] == ["Basic 5e Layout", "chargen D100 II", "chargen D100 II Copy"]
+    assert layout_or_default(twice, "chargen D100 II") is twice[1]  # the first import still draws the notes
+
+
+def test_statblock_layout_meets_the_plugins_layout_type(docs):
+    layout = json.loads(batch("statblock", docs["d100"]))
+    assert layout_type_problems(layout["blocks"]) == []
+
+
+def test_statblock_note_holds_what_the_layout_reads(docs):
+    layout = json.loads(batch("statblock", docs["d100"]))
+    for doc in docs["d100"]:
+        block = plugin_statblock(FORMATS["statblock"].to_bytes(doc).decode("utf-8"))
+        assert md_unescape(block["name"]) == f"{doc['identity']['name']} #{doc['seed']['index']}"
+        for prop, b in layout_properties(layout["blocks"]):
+            assert prop in block, prop
+            value = block[prop]
+            if b["type"] == "table":
                 rows = [value] if not isinstance(value[0], list) else value
-                assert all(len(r) == len(block["headers"]) for r in rows) and block["calculate"] is False
-            if block["type"] == "traits":
+                assert all(len(r) == len(b["headers"]) for r in rows) and b["calculate"] is False
+            if b["type"] == "traits":
                 assert all(set(t) == {"name", "desc"} and all(isinstance(v, str) for v in t.values()) for t in value)
-        assert matter["stats"] == [doc["characteristics"][k] for k in ("str", "con", "siz", "int", "pow", "dex", "cha")]
+        assert block["stats"] == [doc["characteristics"][k] for k in ("str", "con", "siz", "int", "pow", "dex", "cha")]
+
+
+def test_statblock_bestiary_keeps_every_note_of_a_batch(d100):
+    """The bestiary is keyed by name: a batch whose characters share names still files each note."""
+    docs = [make_character(d100, 42, i) for i in range(6)]
+    for doc in docs[3:]:
+        doc["identity"]["name"] = docs[0]["identity"]["name"]
+    bestiary = {plugin_statblock(FORMATS["statblock"].to_bytes(d).decode("utf-8"))["name"]: d for d in docs}
+    assert len(bestiary) == len(docs)
 
 
 def test_statblock_layout_is_the_same_bytes_for_any_batch(docs):

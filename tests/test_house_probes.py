@@ -84,16 +84,17 @@ def test_edu_in_meg_foundry_and_statblock(edu):
     for p, value in zip(files(edu, ".meg.json"), values):
         assert f"Characteristic EDU: {value}" in json.loads(p.read_text())[0]["features"]
     party = json.loads((edu / "party.meg.json").read_text())
-    assert [f"Characteristic EDU: {v}" in e["features"] for e, v in zip(party["enemies"], values)] == [True, True]
+    assert [f"Characteristic EDU: {v}" in e["features"] for e, v in zip(party, values)] == [True, True]
     for p, value in zip(files(edu, ".foundry.json"), values):
         assert json.loads(p.read_text())["system"]["stats"]["edu"]["base"] == value
     layout = json.loads((edu / "chargen-d100-layout.json").read_text())
     stats = next(b for b in layout["blocks"] if b["id"] == "stats")
     assert stats["headers"] == ["STR", "CON", "SIZ", "INT", "POW", "DEX", "CHA", "EDU"]
+    assert layout["name"] == "chargen D100 II (STR CON SIZ INT POW DEX CHA EDU, D20)"  # not the built-in one's
     for p, value in zip(files(edu, ".md"), values):
         note = p.read_text()
-        matter = yaml.safe_load(note[4:note.index("\n---\n", 4)])
-        assert len(matter["stats"]) == 8 and matter["stats"][-1] == value
+        block = yaml.safe_load(note.split("```statblock\n", 1)[1].split("\n```", 1)[0])
+        assert len(block["stats"]) == 8 and block["stats"][-1] == value and block["layout"] == layout["name"]
 
 
 def test_edu_in_stdout_formats():

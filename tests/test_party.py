@@ -139,7 +139,7 @@ def test_every_problem_of_a_bad_party_file(tmp_path):
     with pytest.raises(RulesError) as e:
         read_party(path)
     assert [p.replace(str(tmp_path) + "/", "") for p in e.value.problems] == [
-        "party.yaml:15: formats[1]: 'txt' is not one of: json, yaml, html, pdf, csv, text, meg, foundry, statblock",
+        "party.yaml:15: formats[1]: 'txt' is not one of: json, yaml, html, pdf, csv, text, meg, foundry, statblock, foundry_npc",
         "party.yaml:16: layout: 'cards' is not one of: block, card, sheet",
         "party.yaml:5: members[0].archetype: unknown archetype 'bandt' (expected one of: bandit, bandit_chief, "
         "barbarian_warrior, guard_sergeant, hedge_archer, hunter, merchant, noble_knight, priest_scholar, recruit, "

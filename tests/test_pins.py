@@ -64,7 +64,9 @@ def test_pin_errors_name_the_path_and_what_is_allowed(kotm):
     r = run("generate", "--system", "kotm", "--seed", "1", "--set", "lvl=3")
     assert r.exit_code == 1
     assert r.output == ("Error: --set lvl: not a path that can be pinned (expected one of: identity.name, "
-                        "identity.sex, identity.age, profession, level, sd)\n")
+                        "identity.sex, identity.age, profession, level, sd, flavour.appearance, flavour.manner, "
+                        "flavour.speech, flavour.motive, flavour.secret, flavour.hook, flavour.quirk, flavour.possession, "
+                        "flavour.fear, flavour.rumour)\n")  # issue 25: each flavour table's text can be pinned
     r = run("generate", "--system", "kotm", "--seed", "1", "--set", "level=40")
     assert r.output == "Error: --set level=40: the rules give 1 to 15 (levels.yaml levels); add --force to pin it anyway\n"
     r = run("generate", "--system", "kotm", "--seed", "1", "--set", "level=40", "--force")

@@ -128,7 +128,6 @@ def test_a_meg_file_from_elsewhere_reads_with_one_line_per_field_not_read():
     where = f"{EXAMPLE}[0] (Orsk the Tall)"
     assert notices == [  # in the order of the NPC's fields
         f"{where}: cult_rank: D100 II has no cult rank; not read",
-        f"{where}: skills[0] 'Athletics': D100 II has no skill of that name; not read",
         f"{where}: folk_spells: 1 entry; D100 II characters here have none; not read",
         f"{where}: combat_styles[0].weapons[0].ap: D100 II weapons have no armour points (only shields); not read",
         f"{where}: combat_styles[0].weapons[0].effects: D100 II knows one of impale, slash, crush; not read",
@@ -143,6 +142,7 @@ def test_a_meg_file_from_elsewhere_reads_with_one_line_per_field_not_read():
     assert doc["characteristics"] == {"str": 15, "con": 13, "siz": 16, "int": 10, "pow": 9, "dex": 11, "cha": 8}
     skills = {s["label"]: s["value"] for s in doc["skills"]}
     assert skills["Climbing"] == 35 and skills["Listen"] == 40 and skills["Hide in Cover"] == 25
+    assert skills["Athletics"] == 48  # a Mythras skill no one D100 II skill stands for: kept as its own
     assert doc["combat"]["damage_modifier"] == "+1D4" and doc["combat"]["pow_points"] == 9 and doc["combat"]["mov"] == 6
     axe, javelin = doc["weapons"]
     assert (axe["id"], axe["kind"], axe["attack"], axe["damage"], axe["damage_modifier"]) == \
@@ -156,7 +156,7 @@ def test_a_meg_file_from_elsewhere_reads_with_one_line_per_field_not_read():
 def test_render_takes_a_meg_party(tmp_path):
     r = run("render", EXAMPLE, "--format", "html", "-o", tmp_path / "out")
     assert r.exit_code == 0, r.output
-    assert r.stderr.count("not read") == 9 and r.stderr.startswith(f"chargen: {EXAMPLE}[0] (Orsk the Tall): cult_rank")
+    assert r.stderr.count("not read") == 8 and r.stderr.startswith(f"chargen: {EXAMPLE}[0] (Orsk the Tall): cult_rank")
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["0000-orsk-the-tall.html", "index.html"]
     sheet = (tmp_path / "out" / "0000-orsk-the-tall.html").read_text()
     assert "read from MEG JSON: made elsewhere" in sheet and "reproduce with" not in sheet  # no command makes it
@@ -180,7 +180,7 @@ def test_a_meg_field_that_cannot_be_read_is_one_clear_error(change, message, tmp
 
 def test_a_json_list_that_is_not_meg_is_refused(tmp_path):
     (tmp_path / "l.json").write_text("[1, 2]")
-    with pytest.raises(CharacterError, match="a JSON list that is not a MEG enemies list"):
+    with pytest.raises(CharacterError, match="a JSON list that is neither a MEG enemies list .* nor Foundry brp actors"):
         read_documents(tmp_path / "l.json")
 
 
@@ -249,13 +249,17 @@ def test_a_meg_npc_from_elsewhere_keeps_every_field_chargen_reads():
     again = npc(doc)
     assert again["name"] == original["name"] and again["stats"] == original["stats"]
     totals = {k: v for s in again["skills"] for k, v in s.items()}
-    assert all(totals[k] == v for s in original["skills"] for k, v in s.items() if k != "Athletics")
+    assert totals["Athletics"] == 48  # the Mythras skill as it came; D100 II's skills under Mythras names:
+    assert "D100 II skills: Climbing 35%, Jumping 15%, Listen 40%" in " ".join(again["features"])
+    assert totals["Perception"] == 40 and totals["Stealth"] == 25  # the best of Listen, Spot ...; of Hide in Cover, ...
     assert [{k: h[k] for k in ("name", "range", "hp", "ap")} for h in again["hit_locations"]] == original["hit_locations"]
     weapons = [w for s in again["combat_styles"] for w in s["weapons"]]
+    dm = original["attributes"]["damage_modifier"]  # D100 II's modifier written into the damage it adds to
     assert [(w["name"], w["damage"], w["type"], w["hp"]) for w in weapons] == \
-        [(w["name"], w["damage"], w["type"], w["hp"]) for w in original["combat_styles"][0]["weapons"]]
+        [(w["name"], w["damage"] + (dm if w["add_damage_modifier"] else ""), w["type"], w["hp"])
+         for w in original["combat_styles"][0]["weapons"]]
     assert [s["value"] for s in again["combat_styles"]] == [55, 55]
-    assert weapons[1]["range"].split("/")[0] == "10" and weapons[0]["add_damage_modifier"] is True
+    assert weapons[1]["range"].split("/")[0] == "10" and weapons[0]["add_damage_modifier"] is False
     for key in ("damage_modifier", "magic_points", "movement"):
         assert again["attributes"][key] == original["attributes"][key]
     assert again["notes"].endswith(original["notes"])

@@ -11,6 +11,7 @@ from chargen.render.env import dashes, face, faces, num, roman, signed
 from chargen.render.html import HtmlRenderer
 from chargen.run.figures import engine_extra, figured
 from chargen.render.templates import TemplateSet
+from chargen.render.contain.standalone import POLICY_META
 from chargen.systems.d100.sheet import skill_rows
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -40,7 +41,8 @@ def test_standalone_html_is_the_same_sheet_with_its_stylesheet_and_fonts_inline(
     doc = make_character(d100, 42, 7)
     standalone = renderer.sheet(figured(doc))
     style = re.search(r"<style>\n(.*?)</style>", standalone, re.S)
-    assert standalone.replace(style[0], "", 1) == renderer.sheet(figured(doc), standalone=False)
+    assert standalone.replace(style[0], "", 1).replace(POLICY_META, "", 1) == renderer.sheet(figured(doc), standalone=False)
+    assert standalone.startswith(f'<!DOCTYPE html>\n<html lang="en">\n<head>{POLICY_META}\n<meta charset="utf-8">')
     css = style[1]
     assert css.count("url(\"data:font/otf;base64,") == 3 and css.count("url(\"data:font/ttf;base64,") == 1
     assert not re.search(r"url\((?!\"data:)", css)  # nothing but data: URLs: opens from disk, no network

@@ -77,7 +77,7 @@ CASES = {
         ["house.yaml:6: changes.weapons.remove.melee[0]: no 'lightsaber' in 'melee' to remove (expected one of: dagger, belt_knife, shortsword, broadsword, scimitar, hand_axe, battle_axe, mace, club, war_hammer, short_spear, long_spear, ...)"]),
     'unknown_file': (
         HEAD + '  skils:\n    remove:\n      skills: [climbing]\n',
-        ["house.yaml:5: changes.skils: unknown rules file 'skils' (expected one of: archetypes, armour, attacks, backgrounds, characteristics, combat, fumbles, hit_locations, modifiers, module, names, professions, skills, weapons, wounds)"]),
+        ["house.yaml:5: changes.skils: unknown rules file 'skils' (expected one of: archetypes, armour, attacks, backgrounds, characteristics, combat, flavour, fumbles, hit_locations, modifiers, module, names, professions, skills, weapons, wounds)"]),
     'v_unknown_key': (
         HEAD + '  skills:\n    set:\n      skills[id=climbing]: {id: climbing, label: Climbing, category: manipulation, base: 15, bonus: 5}\n',
         ['house.yaml:6: changes.skills.set.skills[id=climbing].bonus: unknown key (allowed: base, category, id, label, source)']),

@@ -46,7 +46,7 @@ def test_non_finite_numbers_are_refused_in_yaml(rtd):
 def test_a_5000_digit_index_and_deep_nesting_are_one_error(text):
     with pytest.raises(CharacterError, match=r"^c.json: not a character document: Exceeds the limit"):
         parse_document(text.replace('"index": 0', '"index": ' + "9" * 5000), "c.json")
-    with pytest.raises(CharacterError, match=r"nested too deeply$"):
+    with pytest.raises(CharacterError, match=r"nested deeper than 32 levels$"):
         parse_document('{"notes": ' + "[" * 100_000 + "]" * 100_000 + "}", "c.json")
 
 

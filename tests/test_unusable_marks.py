@@ -80,9 +80,12 @@ def test_foundry_marks_them_in_the_item_description(weak):
 
 
 def test_the_statblock_note_marks_them(weak):
+    import re
+
     text = FORMATS["statblock"].to_bytes(weak).decode("utf-8")
-    front = yaml.safe_load(text.split("---\n")[1])
-    desc = {w["name"]: w["desc"] for w in front["weapons"]}
+    front = yaml.safe_load(text.split("```statblock\n", 1)[1].split("\n```", 1)[0])
+    unescape = lambda t: re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", t)  # noqa: E731 - the note's Markdown escapes
+    desc = {unescape(w["name"]): unescape(w["desc"]) for w in front["weapons"]}
     for label, mark in marked(weak).items():
         assert desc[label].endswith(", " + mark)
     assert all(MARK not in desc[label] for label in usable(weak))

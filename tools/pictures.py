@@ -2,7 +2,9 @@
 
 Each picture is the first page of a PDF chargen makes, drawn by poppler's
 ``pdftoppm`` at 60 dpi: the D100 II sheet, the encounter sheet (party.pdf in the
-block layout), and party.pdf in the card layout at 4 and at 9 cards a page.
+block layout), party.pdf in the card layout at 4 and at 9 cards a page, a card
+that continues (a house rule's long NPC, 1/2 and 2/2) and the party at a glance
+(``--compare``, the first page of party.pdf in the block layout).
 Run from the repository: ``python tools/pictures.py`` (needs pdftoppm, from poppler-utils).
 """
 
@@ -23,6 +25,10 @@ PICTURES = {  # file -> (generate options, which PDF)
     "card-4": (["--system", "kotm", "--seed", "42", "--count", "4", "--layout", "card"], "party.pdf"),
     "card-9": (["--system", "rtd", "--seed", "42", "--count", "9", "--layout", "card", "--cards-per-page", "9"],
                "party.pdf"),
+    "card-pair": (["--system", "d100", "--seed", "5", "--count", "4", "--rules", "tests/house/armoury.yaml",
+                   "--archetype", "armsmaster", "--layout", "card"], "party.pdf"),
+    "glance": (["--system", "d100", "--seed", "42", "--count", "8", "--archetype", "town_guard", "--layout", "block",
+                "--compare"], "party.pdf"),
 }
 
 

@@ -43,11 +43,12 @@ class ChargenGroup(click.Group):
                 raise
             where = f" ({str(e.filename)[:200]})" if e.filename else ""
             raise click.ClickException(printable(f"{e.strerror or e}{where}")) from None
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as e:  # Ctrl-C, or SIGTERM or SIGHUP (chargen.run.procs.Stopped)
             if ctx.meta.get("chargen.debug"):
                 raise
-            click.echo("Error: interrupted; only complete files were written", err=True)
-            ctx.exit(130)
+            why = f"stopped by {e.name}" if hasattr(e, "signum") else "interrupted"
+            click.echo(f"Error: {why}; only complete files were written", err=True)
+            ctx.exit(getattr(e, "exit_code", 130))
 
 
 @click.group(cls=ChargenGroup, context_settings=CONTEXT)
@@ -68,6 +69,9 @@ def main() -> None:
     """The ``chargen`` program: Click's standalone handling, except that a closed pipe ends it
     as SIGPIPE ends a Unix tool (Click would print nothing but exit 1)."""
     _streams()
+    from chargen.run.procs import stop_on_signals
+
+    stop_on_signals()  # SIGTERM and SIGHUP stop a run as Ctrl-C does
     try:
         try:
             status = cli.main(prog_name="chargen", standalone_mode=False)

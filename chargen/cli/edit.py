@@ -29,8 +29,9 @@ def check_cmd(ctx: click.Context, files: tuple[Path, ...], overlays: tuple[Path,
 
     Each disagreement is one line, `file: path: stored X, the rules give Y (from ...)`; a value
     edited by hand (not an input the rules derive it from) ends with `; edited by hand, kept`.
-    Exit status 1 when there is any. A batch's manifest.json among the files is skipped.
-    Give the --rules/--rules-dir a character was made with.
+    Exit status 1 when there is any. A batch's manifest.json among the files is skipped; a chargen
+    PDF is read as render reads it (the characters it carries); a MEG file is read, and one line
+    says why none of its values can be recomputed. Give the --rules/--rules-dir a character was made with.
 
     \b
     Examples:
@@ -40,7 +41,17 @@ def check_cmd(ctx: click.Context, files: tuple[Path, ...], overlays: tuple[Path,
     from chargen import edits
     from chargen.run import saved
 
-    docs = [(path, saved.read_character(path)) for path in files if not saved.is_manifest(path)]
+    from chargen.run.readers import read_documents
+    from chargen.systems.d100.interop.meg_read import is_import, nothing_to_check
+
+    docs = []
+    for path in files:  # chargen JSON or YAML, a chargen PDF (sheet or party.pdf), MEG JSON
+        if path.suffix.lower() == ".pdf" or not saved.is_manifest(path):
+            read = [d for _, d in read_documents(path)]
+            imported = [d for d in read if is_import(d)]
+            if imported:
+                click.echo(printable(nothing_to_check(str(path), imported)), err=True)
+            docs += [(path, d) for d in read if not is_import(d)]
     modules = _modules([d for _, d in docs], overlays, rules_dirs)
     found = 0
     for path, doc in docs:

@@ -43,6 +43,9 @@ SHEET_FORMATS = names(sheet=True)
                    "best_weapon is the usable weapon ranked best: \"best_weapon.attack>=60\").")
 @click.option("--force", is_flag=True, help="Write into a folder that is not empty, replacing files (a batch there "
               "is removed first: the files its manifest lists); and pin a number the rules' dice cannot roll.")
+@click.option("--no-flavour", "no_flavour", is_flag=True,
+              help="Leave out the flavour tables (appearance, manner, motive, ...: the rules' flavour.yaml); "
+                   "every other value is the same with or without them.")
 @click.option("--resume", is_flag=True,
               help="Finish the interrupted batch in the -o folder: options not given are read from its manifest.")
 @request_options
@@ -54,7 +57,8 @@ def generate_cmd(ctx: click.Context, system_id: str, seed: int | None, count: in
                  output: Path | None, sets: tuple[str, ...], requires: tuple[str, ...], force: bool, resume: bool,
                  archetype: str | None, profession: str | None, years: str | None, jobs: int | None,
                  overlays: tuple[Path, ...], rules_dirs: tuple[Path, ...], paper: str, template_dir: Path | None,
-                 party_name: str | None, layout: str, cards_per_page: str, pdf_variant: str | None) -> None:
+                 party_name: str | None, layout: str, cards_per_page: str, pdf_variant: str | None,
+                 compare: bool | None, card_backs: bool | None, no_flavour: bool = False) -> None:
     """Generate characters, as data (json, yaml), as sheets (html, pdf) and for other tools
     (csv roster, text stat blocks, meg, foundry, statblock).
 
@@ -86,8 +90,9 @@ def generate_cmd(ctx: click.Context, system_id: str, seed: int | None, count: in
     from chargen.run.asked import Asked, new_run
 
     fmts = parse_formats(formats)
-    options = make_sheet_options(fmts, paper, template_dir, jobs, party_name, layout, cards_per_page, pdf_variant)
-    asked = Asked(archetype, profession, years, sets, requires, force)
+    options = make_sheet_options(fmts, paper, template_dir, jobs, party_name, layout, cards_per_page, pdf_variant,
+                                 compare, card_backs)
+    asked = Asked(archetype, profession, years, sets, requires, force, flavour=not no_flavour)
     if resume:
         if output is None:
             raise click.UsageError("--resume needs -o/--output: the folder of the interrupted batch")
@@ -103,12 +108,12 @@ def generate_cmd(ctx: click.Context, system_id: str, seed: int | None, count: in
         _stream(spec, module, single=start is not None and count == 1)
         click.echo(f"chargen: {module.id} seed {spec.seed}, {count} character{'s' if count != 1 else ''}", err=True)
         return
-    from chargen.run.files import prepare_folder
+    from chargen.run.files import claim_folder
 
-    prepare_folder(output, force)
-    if force:
-        replaced(output)
-    result = _write(spec, module, output, jobs)
+    with claim_folder(output, force):  # created, locked, then checked empty: one step
+        if force:
+            replaced(output)
+        result = _write(spec, module, output, jobs)
     rules = "".join(f", {o['name']}" for o in module.overlays)
     click.echo(printable(f"chargen: wrote {len(result.written)} {module.id} character{'s' if count != 1 else ''} "
                          f"(seed {spec.seed}{rules}) to {output}"), err=True)
@@ -149,7 +154,8 @@ def _resume(ctx: click.Context, output: Path, asked, overlays: tuple[Path, ...],
              "formats": parse_formats(given_formats) if given_formats else None,
              "paper": given_value(ctx, "paper", p["paper"]), "party_name": p["party_name"],
              "layout": given_value(ctx, "layout", p["layout"]), "cards_per_page": int(cards) if cards else None,
-             "pdf_variant": p["pdf_variant"]}
+             "pdf_variant": p["pdf_variant"], "compare": p["compare"],
+             "card_backs": p["card_backs"]}
     spec, module = resumed_run(output, given, asked, options, overlays, rules_dirs)
     result = _write(spec, module, output, p["jobs"], resume=True)
     if result.already_complete:
@@ -176,10 +182,12 @@ def _stream(spec, module, single: bool) -> None:
 
 
 @cli.command("render")
-@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path, dir_okay=False, exists=True))
-@click.option("--format", "formats", default="pdf", show_default=True, help="Comma list of: html, pdf.")
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path, exists=True))
+@click.option("--format", "formats", default="pdf", show_default=True,
+              help=f"Comma list of: {', '.join(FORMAT_NAMES)} (html and pdf are sheets; the others convert).")
 @click.option("-o", "--output", "output", type=click.Path(path_type=Path, file_okay=False),
-              help="Write each sheet, an index.html and with pdf a party.pdf into this folder (new or empty).")
+              help="Write each sheet or file, an index.html and with pdf a party.pdf, and each batch file "
+                   "(roster.csv, party.meg.json, ...) into this folder (new or empty).")
 @click.option("--force", is_flag=True, help="Write into a folder that is not empty, replacing files (and the "
               "sheets of the same characters under an earlier name).")
 @jobs_option
@@ -188,18 +196,21 @@ def _stream(spec, module, single: bool) -> None:
 def render_cmd(files: tuple[Path, ...], formats: str, output: Path | None, force: bool, jobs: int | None,
                overlays: tuple[Path, ...], rules_dirs: tuple[Path, ...],
                paper: str, template_dir: Path | None, party_name: str | None, layout: str,
-               cards_per_page: str, pdf_variant: str | None) -> None:
-    """Render saved characters as sheets: chargen JSON or YAML (hand edits and all),
-    MEG JSON (an enemies list or a party: one sheet per NPC) and PDFs chargen wrote
-    (a sheet, or party.pdf: the characters embedded in them).
+               cards_per_page: str, pdf_variant: str | None, compare: bool | None,
+               card_backs: bool | None) -> None:
+    """Render saved characters as sheets, or convert them to another format: chargen JSON
+    or YAML (hand edits and all), MEG JSON (an enemies list or a party: one sheet per NPC),
+    Foundry VTT brp actors (one actor, an array of them, or a folder of actor files) and
+    PDFs chargen wrote (a sheet, or party.pdf: the characters embedded in them).
 
     Every file is checked against the character schema (and the bounds of its rules)
     before anything is written; a batch's manifest.json among the files is skipped.
-    What of a MEG file cannot be read is one line per field on stderr. A KoTM
+    What of a MEG file or a Foundry actor cannot be read is one line per field on stderr. A KoTM
     or RTD sheet shows odds from the rules: give the --rules/--rules-dir its character was
     made with. Each overlay applies to the characters of the module it names only, so a
-    mixed party renders with one overlay per module.
-    Without -o, one character's sheet in one format goes to stdout.
+    mixed party renders with one overlay per module. Data formats (json, csv, meg, foundry, ...)
+    write each character as stored.
+    Without -o, one format goes to stdout (a sheet: of one character).
 
     \b
     Examples:
@@ -209,20 +220,23 @@ def render_cmd(files: tuple[Path, ...], formats: str, output: Path | None, force
         chargen render prints/party.pdf --format html -o again/
         chargen render grim/*.json --rules examples/house-rules/grim-north.yaml -o grim-prints/
         chargen render party/*.json --layout block -o encounter/
+        chargen render examples/foundry/hand-made-sergeant.json --format html,json -o sergeant/
+        chargen render prints/party.pdf --format foundry,csv -o converted/
     """
     from chargen.run import saved
-    from chargen.run.sheets import SHEET_FORMATS
 
-    fmts = parse_formats(formats, SHEET_FORMATS)
-    options = make_sheet_options(fmts, paper, template_dir, jobs, party_name, layout, cards_per_page, pdf_variant)
+    files = saved.expand_folders(files)
+    fmts = parse_formats(formats, FORMAT_NAMES)
+    options = make_sheet_options(fmts, paper, template_dir, jobs, party_name, layout, cards_per_page, pdf_variant,
+                                 compare, card_backs)
     if output is None:
-        if len(files) != 1 or len(fmts) != 1:
+        if any(f in SHEET_FORMATS for f in fmts) and (len(fmts) != 1 or len(files) != 1):
             raise click.UsageError("without -o, give one file and one --format (html or pdf); use -o DIR for more")
-        doc = saved.read_character(files[0], _notice)
-        modules = _modules([doc["system"]["id"]], overlays, rules_dirs)
-        _sheet_to_stdout(saved.as_drawn(doc, modules), fmts[0], options, modules)
+        if len(fmts) != 1:
+            raise click.UsageError("without -o, give one --format; use -o DIR for several")
+        _render_to_stdout(files, fmts[0], options, overlays, rules_dirs)
         return
-    from chargen.run.files import prepare_folder
+    from chargen.run.files import claim_folder
     from chargen.run.pipeline import Pipeline, RunSpec
     from chargen.run.sheets import start_early
 
@@ -233,14 +247,50 @@ def render_cmd(files: tuple[Path, ...], formats: str, output: Path | None, force
         saved.check_rules(planned, modules)
     else:
         planned, modules = saved.plan(list(files), (), _notice), ()
-    prepare_folder(output, force)
-    earlier = saved.earlier_names(output, planned, fmts) if force else []
-    with progress_bar(len(planned), "sheets") as progress:
-        result = Pipeline(RunSpec.of_saved(planned, modules, options), None, output, progress=progress).run()
-    saved.remove_sheets(output, earlier)  # the same characters' sheets under their earlier names: replaced now
-    extra = " and party.pdf" if "party_pdf" in result.files else ""
-    click.echo(printable(f"chargen: rendered {len(result.sheets)} sheet{'s' if len(result.sheets) != 1 else ''}"
-                         f"{extra} to {output}{_removed(earlier)}"), err=True)
+    _check_convert(planned, fmts)
+    with claim_folder(output, force):  # created, locked, then checked empty: one step
+        earlier = saved.earlier_names(output, planned, fmts) if force else []
+        with progress_bar(len(planned), "sheets" if options.formats else "characters") as progress:
+            result = Pipeline(RunSpec.of_saved(planned, modules, options, fmts), None, output, progress=progress).run()
+        saved.remove_sheets(output, earlier)  # the same characters' sheets under their earlier names: replaced now
+    click.echo(printable(_rendered(result, len(planned), output) + _removed(earlier)), err=True)
+
+
+def _check_convert(planned, fmts: tuple[str, ...]) -> None:
+    from chargen.run.convert import check
+
+    check(planned, fmts)
+
+
+def _rendered(result, count: int, output: Path) -> str:
+    """What a render wrote: its sheets (and party.pdf), and the files it converted."""
+    done = []
+    if result.sheets:
+        extra = " and party.pdf" if "party_pdf" in result.files else ""
+        done.append(f"rendered {len(result.sheets)} sheet{'s' if len(result.sheets) != 1 else ''}{extra}")
+    if result.data_files:
+        done.append(f"converted {count} character{'s' if count != 1 else ''} ({len(result.data_files)} "
+                    f"file{'s' if len(result.data_files) != 1 else ''})")
+    return f"chargen: {' and '.join(done) or 'wrote nothing'} to {output}"
+
+
+def _render_to_stdout(files, fmt: str, options, overlays, rules_dirs) -> None:
+    """One format to stdout: a sheet of the one character in one file, or the characters in any format."""
+    from chargen.run import saved
+
+    if fmt in SHEET_FORMATS:
+        doc = saved.read_character(files[0], _notice)
+        modules = _modules([doc["system"]["id"]], overlays, rules_dirs)
+        _sheet_to_stdout(saved.as_drawn(doc, modules), fmt, options, modules)
+        return
+    from chargen.run.convert import check, to_bytes
+
+    planned = saved.plan(list(files), (), _notice)
+    check(planned, (fmt,))
+    docs = [doc for _, doc in saved._documents(planned)]
+    data = to_bytes(docs, fmt, options.title)
+    sys.stdout.buffer.write(data)
+    sys.stdout.flush()
 
 
 def _notice(message: str) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 
@@ -97,7 +98,8 @@ def stats_cmd(system_id: str, seed: int | None, count: int, archetype: str | Non
 @click.pass_context
 def party_cmd(ctx: click.Context, file: Path, output: Path, force: bool, resume: bool, jobs: int | None,
               overlays: tuple[Path, ...], rules_dirs: tuple[Path, ...], paper: str, template_dir: Path | None,
-              party_name: str | None, layout: str, cards_per_page: str, pdf_variant: str | None) -> None:
+              party_name: str | None, layout: str, cards_per_page: str, pdf_variant: str | None,
+              compare: bool | None, card_backs: bool | None) -> None:
     """Make the encounter or party a party file describes: its name, system, seed, member lines
     (archetype, count as a number or dice, name, years) and formats.
 
@@ -114,7 +116,7 @@ def party_cmd(ctx: click.Context, file: Path, output: Path, force: bool, resume:
         chargen party examples/bandit-ambush.yaml -o ambush/ --resume
         chargen party examples/bandit-ambush.yaml -o ambush-cards/ --layout card --cards-per-page 9
     """
-    from chargen.run.files import prepare_folder
+    from chargen.run.files import claim_folder
     from chargen.run.party import read_party
     from chargen.run.pipeline import Pipeline
 
@@ -125,17 +127,16 @@ def party_cmd(ctx: click.Context, file: Path, output: Path, force: bool, resume:
             click.echo(f"Error: {problem}", err=True)
         raise SystemExit(1) from None
     options = make_sheet_options(party.formats, paper, template_dir, jobs, party_name, layout, cards_per_page,
-                                 pdf_variant)
+                                 pdf_variant, compare, card_backs)
     given = [name for name in SHEET_KEYS if given_value(ctx, name, ctx.params[name]) is not None]
     spec = party.spec(options, given, overlays, rules_dirs)
-    if not resume:
-        prepare_folder(output, force)
-        if force:
+    with contextlib.nullcontext() if resume else claim_folder(output, force):  # created, locked, checked: one step
+        if force and not resume:
             from chargen.cli.generate import replaced
 
             replaced(output)
-    with progress_bar(party.count, "sheets" if spec.sheets.formats else "characters") as progress:
-        result = Pipeline(spec, module, output, jobs_or_cores(jobs), progress).run(resume)
+        with progress_bar(party.count, "sheets" if spec.sheets.formats else "characters") as progress:
+            result = Pipeline(spec, module, output, jobs_or_cores(jobs), progress).run(resume)
     counts = ", ".join(f"{ln.key} {ln.count}" + (f" ({ln.count_dice})" if ln.count_dice != str(ln.count) else "")
                        for ln in party.lines)
     verb = "resumed" if resume else "wrote"

@@ -180,6 +180,12 @@ sheet_options = bundle(  # how html and pdf sheets are rendered: generate, rende
                  default=str(choices.DEFAULT_CARDS_PER_PAGE), show_default=True, help=_cards_help()),
     click.option("--pdf-variant", type=Declared(lambda: choices.PDF_VARIANTS, case_sensitive=False), default=None,
                  help=_variants_help()),
+    click.option("--compare", is_flag=True, default=None,
+                 help="party.pdf opens (after its cover) with the party at a glance: every character's figures "
+                 "and key skills side by side, 8 a page, the party's best marked."),
+    click.option("--card-backs", is_flag=True, default=None,
+                 help="--layout card for printing on both sides (turned over the long edge): a card that does not "
+                 "fit continues on its back, not on the next card; pages come in pairs, front and back."),
 )
 
 
@@ -189,7 +195,8 @@ def jobs_option(f):
 
 
 def make_sheet_options(formats, paper, template_dir, jobs, party_name, layout=DEFAULT_LAYOUT,
-                       cards_per_page=choices.DEFAULT_CARDS_PER_PAGE, pdf_variant=None):
+                       cards_per_page=choices.DEFAULT_CARDS_PER_PAGE, pdf_variant=None, compare=False,
+                       card_backs=False):
     from chargen.formats import names
     from chargen.run.sheets import SheetOptions
 
@@ -197,7 +204,8 @@ def make_sheet_options(formats, paper, template_dir, jobs, party_name, layout=DE
         _check_party_name(party_name, template_dir)
     return SheetOptions(formats=tuple(f for f in formats if f in names(sheet=True)), paper=paper,
                         template_dir=template_dir, jobs=jobs or 0, party_name=party_name, layout=layout.lower(),
-                        cards_per_page=int(cards_per_page), pdf_variant=pdf_variant)
+                        cards_per_page=int(cards_per_page), pdf_variant=pdf_variant, compare=bool(compare),
+                        card_backs=bool(card_backs))
 
 
 def _check_party_name(name: str, template_dir: Path | None) -> None:

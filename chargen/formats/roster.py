@@ -25,7 +25,7 @@ import csv
 import io
 
 from chargen.formats import BatchInfo, Format
-from chargen.view import CharacterView
+from chargen.view import CharacterView, Figure
 from chargen.engines import view_of
 
 BOM = "\ufeff"
@@ -38,7 +38,10 @@ def row(view: CharacterView) -> tuple[list[str], list]:
     """The roster's header and ``view``'s row: the common columns, then the engine's (its view's ``columns``)."""
     h = view.header
     common = [h.index, h.name, h.sex, h.age, h.system, h.seed, h.archetype]
-    return [*COMMON, *(f.key or f.label for f in view.columns)], [*common, *(f.value for f in view.columns)]
+    extra = [*view.columns, *view.flavour]  # then each flavour table's column (its id), and a party's relations
+    if view.relations is not None:
+        extra.append(Figure("Relations", "; ".join(view.relations), "relations"))
+    return [*COMMON, *(f.key or f.label for f in extra)], [*common, *(f.value for f in extra)]
 
 
 def cell(value: object) -> object:
@@ -70,7 +73,7 @@ class CsvFormat(Format):
         """The roster's header line, then ``doc``'s row (every character of a batch has the same
         header: its rules'; :meth:`join` keeps the first)."""
         names, values = row(view_of(doc))
-        return _line([" ".join(n.split()) for n in names]) + _line([cell(v) for v in values])
+        return _line([cell(str(n)) for n in names]) + _line([cell(v) for v in values])  # a house rule's label too
 
     def join(self, parts: list[str], info: BatchInfo) -> bytes:
         if not parts:

@@ -47,7 +47,8 @@ def _figures(line: Line) -> str:
 
 def lines(view: CharacterView) -> list[str]:
     """A view's block, a line each: the head, the figure strip, then each list that has items, then the notes."""
-    listed = [*((x.label, x.items) for x in view.lists), ("Notes", [view.notes] if view.notes else [])]
+    listed = [*((x.label, x.items) for x in view.lists), *((f.label, [f.value]) for f in view.flavour),
+              ("Relations", view.relations or []), ("Notes", [view.notes] if view.notes else [])]
     return _head(view.header) + [_one_line(_figures(line)) for line in view.strip] + \
         [text for label, items in listed if (text := _list(label, items))]
 

@@ -71,7 +71,8 @@ class FolderFetcher(URLFetcher):
                               f"the templates folder {self.templates.root}")
         path = self.templates.path_of(relative)  # the first folder that has it; raises when missing or outside
         kind = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
-        return URLFetcherResponse(path.as_uri(), body=path.read_bytes(), headers={"Content-Type": kind})
+        body = self.templates.read_asset(relative)  # sized before it is read
+        return URLFetcherResponse(path.as_uri(), body=body, headers={"Content-Type": kind})
 
 
 def _short(url: str) -> str:
@@ -137,15 +138,22 @@ class PdfMaker:
             self.css = weasyprint.CSS(string=self.stylesheet, base_url=self.base_url,
                                       url_fetcher=self.fetcher, font_config=self.font_config)
 
-    def render(self, html: str, what: str = "sheet", attachments: tuple[tuple[str, bytes], ...] = ()) -> Rendered:
+    def lay_out(self, html: str, what: str = "sheet"):
+        """``html`` laid out in pages (a WeasyPrint document), not yet written."""
+        with strict(self.templates, what):
+            document = weasyprint.HTML(string=html, base_url=self.base_url, url_fetcher=self.fetcher)
+            uasheet.use_for(document, (html, self.stylesheet))  # the user-agent rules that can apply: the same look, faster
+            return document.render(font_config=self.font_config, stylesheets=[self.css])
+
+    def render(self, html: str, what: str = "sheet", attachments: tuple[tuple[str, bytes], ...] = (),
+               laid=None) -> Rendered:
+        """``html`` as PDF (``laid``: its layout by :meth:`lay_out`, when it is laid out already)."""
         digest = hashlib.sha256(html.encode("utf-8"))
         for name, data in attachments:
             digest.update(b"\0%s\0%s" % (name.encode("utf-8"), hashlib.sha256(data).digest()))
         identifier = digest.hexdigest()[:32].encode("ascii")
+        document = laid if laid is not None else self.lay_out(html, what)
         with strict(self.templates, what):
-            document = weasyprint.HTML(string=html, base_url=self.base_url, url_fetcher=self.fetcher)
-            uasheet.use_for(document, (html, self.stylesheet))  # the user-agent rules that can apply: the same look, faster
-            document = document.render(font_config=self.font_config, stylesheets=[self.css])
             options = {"pdf_variant": self.variant} if self.variant else {}
             pdf = document.write_pdf(pdf_identifier=identifier, **options, attachments=[
                 weasyprint.Attachment(file_obj=io.BytesIO(data), name=name, created=EPOCH, modified=EPOCH)

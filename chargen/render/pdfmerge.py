@@ -16,20 +16,30 @@ come and listed, by name, in the catalogue's ``EmbeddedFiles`` name tree.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
+import logging
+import os
 from pathlib import Path
 from typing import BinaryIO
 
 from pypdf import PdfReader
+from pypdf.errors import PyPdfError
 from pypdf.generic import (
     ArrayObject, ByteStringObject, DictionaryObject, IndirectObject, NameObject, NumberObject, PdfObject,
     StreamObject, TextStringObject,
 )
 
+from chargen.errors import RenderError
+from chargen.render.contain.bounds import MAX_TAGS
 from chargen.render.contain.names import without_bidi
 
 _SKIP_PAGE_KEYS = {"/Parent", "/StructParents"}
+# What a sheet PDF read back from a folder (a resumed batch's) may be: chargen's largest sheet (the
+# 100,000-HP one) is 104 KB and 2 pages; a template's sheet is at most MAX_TAGS elements, so pages.
+MAX_INPUT_BYTES = 100_000_000
+MAX_INPUT_PAGES = MAX_TAGS
 
 
 class PdfConcatenator:
@@ -71,10 +81,24 @@ class PdfConcatenator:
     def add(self, source: Path | bytes, bookmark: str | None = None, front: bool = False) -> int:
         """Append every page of one PDF (a path or its bytes), after the front matter if ``front``
         else at the end; returns how many pages it had."""
-        reader = PdfReader(io.BytesIO(source) if isinstance(source, bytes) else str(source))
+        label = "a laid-out part of party.pdf" if isinstance(source, bytes) else f"'{source}'"
+        try:
+            with _quiet_pypdf():
+                return self._add(_reader(source, label), bookmark, front, label)
+        except (PyPdfError, RecursionError, ValueError, KeyError, TypeError, AttributeError, IndexError) as e:
+            raise RenderError(f"{label} is not a sheet PDF chargen can read ({str(e)[:80] or type(e).__name__}): "
+                              "delete it to have it drawn again") from None
+
+    def _add(self, reader: PdfReader, bookmark: str | None, front: bool, label: str) -> int:
+        pages = list(reader.pages)
+        refs = [(p.indirect_reference.idnum, p.indirect_reference.generation) for p in pages]
+        if len(pages) > MAX_INPUT_PAGES or len(set(refs)) != len(refs):
+            raise RenderError(f"{label} is not a sheet PDF chargen wrote ({len(pages):,} pages, "
+                              f"{len(refs) - len(set(refs)):,} of them repeated; a sheet has at most "
+                              f"{MAX_INPUT_PAGES:,}, each once): delete it to have it drawn again")
         copier = _Copier(self)
-        numbers = [copier.claim(page.indirect_reference) for page in reader.pages]
-        for page, number in zip(reader.pages, numbers):
+        numbers = [copier.claim(page.indirect_reference) for page in pages]
+        for page, number in zip(pages, numbers):
             entries = {NameObject(k): copier.copy(v) for k, v in page.items() if k not in _SKIP_PAGE_KEYS}
             entries[NameObject("/Parent")] = IndirectObject(self.page_tree, 0, None)
             page_dict = DictionaryObject(entries)
@@ -163,6 +187,30 @@ class PdfConcatenator:
         buffer = io.BytesIO()
         trailer.write_to_stream(buffer)
         self._write(b"trailer\n" + buffer.getvalue() + b"\nstartxref\n%d\n%%%%EOF\n" % xref_at)
+
+
+def _reader(source: Path | bytes, label: str) -> PdfReader:
+    """A reader of ``source`` (a file is refused past ``MAX_INPUT_BYTES``, before it is read)."""
+    if isinstance(source, bytes):
+        return PdfReader(io.BytesIO(source))
+    with open(source, "rb") as f:
+        size = os.fstat(f.fileno()).st_size
+        if size > MAX_INPUT_BYTES:
+            raise RenderError(f"{label} is not a sheet PDF chargen wrote ({size:,} bytes; a sheet has at most "
+                              f"{MAX_INPUT_BYTES:,}): delete it to have it drawn again")
+        return PdfReader(io.BytesIO(f.read(MAX_INPUT_BYTES + 1)))
+
+
+@contextlib.contextmanager
+def _quiet_pypdf():
+    """pypdf's warnings about a damaged file stay off stderr: the error says it in one line."""
+    logger = logging.getLogger("pypdf")
+    level = logger.level
+    logger.setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
 
 
 class _Copier:

@@ -31,9 +31,14 @@ BASE = "base.html.j2"
 COVER = "cover.html.j2"
 INDEX = "index.html.j2"
 COLLECTION = "collection.html.j2"  # blocks or cards on pages: the layouts whose template is a fragment
+GLANCE = "glance.html.j2"  # party.pdf's page of the party at a glance (--compare)
 # CSS url(...) references, quoted or not; data: URLs are left alone.
 _CSS_URL = re.compile(r"""url\(\s*(?P<q>['"]?)(?P<url>[^'")]*)(?P=q)\s*\)""")
 _OVERRIDES = {".j2", ".css", ".otf", ".ttf", ".woff", ".woff2", ".svg", ".png", ".jpg"}
+# The most bytes chargen reads of one stylesheet, and of one font or image (the built-in stylesheet is
+# 19 KB, the largest font 82 KB; a CJK font is about 20 MB): sized before reading, then read no further.
+MAX_STYLESHEET_BYTES = 1_000_000
+MAX_ASSET_BYTES = 32 * 2**20
 _TYPES = {".otf": "font/otf", ".ttf": "font/ttf", ".woff": "font/woff", ".woff2": "font/woff2",
           ".svg": "image/svg+xml", ".png": "image/png", ".jpg": "image/jpeg", ".css": "text/css"}
 
@@ -110,27 +115,48 @@ class TemplateSet:
     def contains(self, path: Path) -> bool:
         return self.relative_of(path) is not None
 
-    def read_asset(self, relative: str) -> bytes:
-        return self.path_of(relative).read_bytes()
+    def read_asset(self, relative: str, limit: int = MAX_ASSET_BYTES) -> bytes:
+        """The bytes of a file under the folders, sized before it is read: over ``limit`` is an error."""
+        path = self.path_of(relative)
+        try:
+            size = path.stat().st_size
+            if size <= limit:
+                with path.open("rb") as f:
+                    data = f.read(limit + 1)
+                size = len(data)
+        except OSError as e:
+            raise RenderError(f"{self.label}: cannot read '{relative}': {e.strerror or e}") from None
+        if size > limit:
+            raise RenderError(f"{self.label}: '{relative}' is {size:,} bytes, over the limit of {limit:,}")
+        return data
+
+    def read_css(self, relative: str) -> str:
+        """A stylesheet under the folders, as UTF-8 text of at most ``MAX_STYLESHEET_BYTES``."""
+        data = self.read_asset(relative, MAX_STYLESHEET_BYTES)
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise RenderError(f"{self.label}: '{relative}' is not UTF-8 text (bad byte at offset {e.start}); "
+                              f"save it as UTF-8") from None
 
     def data_url(self, relative: str) -> str:
         """A ``data:`` URL of a file under the folder (fonts, images), for standalone HTML."""
         path = self.path_of(relative)
         kind = _TYPES.get(path.suffix.lower()) or mimetypes.guess_type(path.name)[0] or "application/octet-stream"
-        return f"data:{kind};base64,{base64.b64encode(path.read_bytes()).decode('ascii')}"
+        return f"data:{kind};base64,{base64.b64encode(self.read_asset(relative)).decode('ascii')}"
 
     def stylesheet(self) -> str:
         """sheet.css, then layouts.css when a folder has it."""
-        css = self.read_asset(STYLESHEET).decode("utf-8")
+        css = self.read_css(STYLESHEET)
         if any((r / LAYOUTS_STYLESHEET).is_file() for r in self.roots):
-            css += "\n" + self.read_asset(LAYOUTS_STYLESHEET).decode("utf-8")
+            css += "\n" + self.read_css(LAYOUTS_STYLESHEET)
         return css
 
     def inline_stylesheet(self) -> str:
         """sheet.css then browser.css (if any), every url(...) a data: URL, to sit in a <style> element."""
         css = self.stylesheet()
         if any((r / BROWSER_STYLESHEET).is_file() for r in self.roots):
-            css += "\n" + self.read_asset(BROWSER_STYLESHEET).decode("utf-8")
+            css += "\n" + self.read_css(BROWSER_STYLESHEET)
         if "</style" in css.lower():
             raise RenderError(f"{self.label}: a stylesheet contains '</style'")
 

@@ -17,7 +17,9 @@ from pathlib import Path
 
 from chargen import engines
 from chargen.errors import ChargenError, RulesError, printable
+from chargen.flavour import FILE as FLAVOUR_FILE
 from chargen.rules.check import Cursor, Problems
+from chargen.rules.flavour import build as build_flavour
 from chargen.rules.merge import apply_overlays
 from chargen.rules.overlay import check_targets, read_overlays
 from chargen.rules.yamlio import Located, load_file, load_text, read_text
@@ -42,6 +44,7 @@ class RulesModule:
     overlays: tuple = ()  # {name, hash} of each overlay applied, in order
     data: dict = field(default_factory=dict, compare=False, repr=False)  # file stem -> the (merged) YAML data
     builtin: bool = True
+    flavour: object = field(default=None, compare=False, repr=False)  # chargen.rules.flavour.Flavour, or None
 
 
 def builtin_ids() -> list[str]:
@@ -76,8 +79,12 @@ def read_module_files(folder: Path, label: str) -> dict[str, Located]:
     return docs
 
 
-def rules_hash(docs: dict[str, Located]) -> str:
-    canonical = json.dumps({k: docs[k].data for k in sorted(docs)}, sort_keys=True, ensure_ascii=False,
+def rules_hash(docs: dict[str, Located], play_files: tuple[str, ...] = ()) -> str:
+    """The hash of the module's rules; the flavour tables (``flavour.yaml``) and the engine's play files (its
+    combat tables) are left out: they change no value a character's rules compute, and a character made
+    before a module had them, or before a house rule changed them, still finds its rules."""
+    left_out = {FLAVOUR_FILE, *play_files}
+    canonical = json.dumps({k: docs[k].data for k in sorted(docs) if k not in left_out}, sort_keys=True, ensure_ascii=False,
                            separators=(",", ":"), default=str)
     return "sha256:" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
@@ -99,9 +106,10 @@ def build_module(docs: dict[str, Located], path: str, overlays: tuple = (), buil
         meta["engine" if meta["engine"].present else "id"].fail(
             f"no engine '{engine_id}' (expected one of: {', '.join(engines.ids())})")
     typed = engine.build_rules(docs, problems) if engine is not None else None
+    flavour = build_flavour(docs, problems)
     problems.raise_if_any()
     return RulesModule(ident, name, version, mechanic, description, engine_id, path,
-                       rules_hash(docs), typed, overlays, {k: docs[k].data for k in docs}, builtin)
+                       rules_hash(docs, engine.play_files if engine else ()), typed, overlays, {k: docs[k].data for k in docs}, builtin, flavour)
 
 
 _CACHE: dict[str, RulesModule] = {}

@@ -113,7 +113,7 @@ class Cursor:
     def int(self, lo: int = -MAX_INT, hi: int = MAX_INT) -> int | None:
         v = self.value
         if isinstance(v, bool) or not isinstance(v, int):
-            return self.fail(f"expected a whole number, got {_kind(v)}")
+            return self.fail(f"expected a whole number, got {_kind(v)}{_digits_only(v)}")
         if not lo <= v <= hi:
             return self.fail(f"{short(v)} is out of range (expected {lo} to {hi})")
         return v
@@ -121,7 +121,7 @@ class Cursor:
     def number(self, lo: float = 0, hi: float = MAX_INT) -> float | None:
         v = self.value
         if isinstance(v, bool) or not isinstance(v, (int, float)) or (isinstance(v, float) and not math.isfinite(v)):
-            return self.fail(f"expected a number, got {_kind(v)}")
+            return self.fail(f"expected a number, got {_kind(v)}{_digits_only(v)}")
         if not lo <= v <= hi:
             return self.fail(f"{short(v)} is out of range (expected {lo} to {hi})")
         return v
@@ -204,6 +204,14 @@ def _kind(v: object) -> str:
     if isinstance(v, dict):
         return "a mapping"
     return type(v).__name__
+
+
+def _digits_only(v: object) -> str:
+    """Why a YAML 1.1 number form (``0x2a``, ``4_2``, ``12:30``) was read as text."""
+    from chargen.rules.yamlio import yaml11_number
+
+    return " (numbers are ASCII digits 0-9 with an optional sign and decimal point; YAML 1.1's hex, octal, " \
+           "binary, '_' and base-60 forms are not read as numbers)" if yaml11_number(v) else ""
 
 
 def short(v: object) -> str:

@@ -8,6 +8,12 @@ instead of expanding to millions of items; it accepts only plain YAML types
 (no tags such as ``!!python/...`` or ``!!binary``), and it records the line of
 every key path, so an error can say ``file:line: key.path: ...``.
 
+Numbers are read as YAML 1.2's core schema reads them, as the command line
+does: an integer is ASCII digits with an optional sign (``0123`` is 123, not
+octal 83); YAML 1.1's other integer forms (``0x2a``, ``0o17``, ``0b101``,
+``4_2``, the base-60 ``12:30``) and floats with ``_`` or ``:`` stay text, so a
+key that expects a number says so, naming the file, line and key.
+
 Files are opened without following into devices or pipes: only regular files
 are read, and never more than ``max_bytes + 1`` bytes.
 """
@@ -15,6 +21,7 @@ are read, and never more than ``max_bytes + 1`` bytes.
 from __future__ import annotations
 
 import os
+import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -150,6 +157,43 @@ class _Limit(yaml.MarkedYAMLError):
     pass
 
 
+_INT = re.compile(r"[-+]?[0-9]+\Z")
+_FLOAT = re.compile(r"""[-+]?(?:[0-9]+\.[0-9]*|\.[0-9]+)(?:[eE][-+][0-9]+)?\Z
+    |[-+]?\.(?:inf|Inf|INF)\Z|\.(?:nan|NaN|NAN)\Z""", re.X)
+_NUMBER_TAGS = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
+
+
+def _core_resolvers() -> dict:
+    """SafeLoader's implicit resolvers with YAML 1.2 core's integers and floats in place of 1.1's."""
+    table = {}
+    for first, entries in yaml.SafeLoader.yaml_implicit_resolvers.items():
+        table[first] = [(tag, rx) for tag, rx in entries if tag not in _NUMBER_TAGS]
+    for tag, rx, firsts in (("tag:yaml.org,2002:int", _INT, "-+0123456789"),
+                            ("tag:yaml.org,2002:float", _FLOAT, "-+.0123456789")):
+        for first in firsts:
+            table.setdefault(first, []).append((tag, rx))
+    return {k: v for k, v in table.items() if v}
+
+
+class _Constructor(yaml.SafeLoader):
+    """Builds scalars as :class:`_Loader` resolves them: an integer is decimal (``0123`` is 123)."""
+
+    def construct_yaml_int(self, node: yaml.ScalarNode) -> int:
+        return int(self.construct_scalar(node), 10)
+
+
+_Constructor.add_constructor("tag:yaml.org,2002:int", _Constructor.construct_yaml_int)
+
+
+def yaml11_number(value: object) -> bool:
+    """Whether ``value`` (text read from YAML) is a number only in YAML 1.1's forms (``0x2a``, ``4_2``, ``12:30``)."""
+    return isinstance(value, str) and bool(_YAML11_NUMBER.match(value.strip()))
+
+
+_YAML11_NUMBER = re.compile(r"""[-+]?(?:0b[01_]+|0o?[0-7_]+|0x[0-9a-fA-F_]+|[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?
+    |[0-9_]*_[0-9_]*(?:\.[0-9_]*)?(?:[eE][-+][0-9]+)?)\Z""", re.X)
+
+
 class _Loader(yaml.SafeLoader):
     """The safe loader, with a composer that refuses nesting deeper than ``MAX_DEPTH``
     and more than ``MAX_NODES`` nodes.
@@ -158,6 +202,8 @@ class _Loader(yaml.SafeLoader):
     raises ``RecursionError``, and a large file is composed whole before the
     walk could count its nodes.
     """
+
+    yaml_implicit_resolvers = _core_resolvers()
 
     def __init__(self, stream: str):
         super().__init__(stream)
@@ -184,7 +230,7 @@ class _Walker:
         self.name = name
         self.lines = lines
         self.nodes = 0
-        self.constructor = yaml.SafeLoader("")
+        self.constructor = _Constructor("")
 
     def _fail(self, node: yaml.Node, what: str) -> RulesError:
         return RulesError([f"{self.name}:{node.start_mark.line + 1}: {what}"])
@@ -197,7 +243,7 @@ class _Walker:
             raise self._fail(node, f"nesting deeper than {MAX_DEPTH} levels")
         self.lines.setdefault(path, node.start_mark.line + 1)
         if isinstance(node, yaml.ScalarNode):
-            return self.scalar(node)
+            return self.text(node, self.scalar(node))
         if node.tag not in (_SEQ, _MAP):
             raise self._fail(node, f"YAML tag {_tag(node.tag)} is not allowed (plain YAML only: mappings, lists, text, numbers, true/false)")
         if isinstance(node, yaml.SequenceNode):
@@ -209,7 +255,7 @@ class _Walker:
                     raise self._fail(key_node, "mapping keys must be plain scalars")
                 if key_node.tag == "tag:yaml.org,2002:merge":
                     raise self._fail(key_node, "YAML merge keys ('<<') are not supported; write the keys out")
-                key = self.scalar(key_node)
+                key = self.text(key_node, self.scalar(key_node))
                 if not isinstance(key, (str, int)) or isinstance(key, bool):
                     key = str(key)
                 if key in out:
@@ -217,6 +263,16 @@ class _Walker:
                 out[key] = self.walk(value_node, path + (key,), depth + 1)
             return out
         raise self._fail(node, "unsupported YAML node")
+
+    def text(self, node: yaml.ScalarNode, value: object) -> object:
+        """``value``, unless it is text no file can hold (a lone surrogate, from an escape such as ``"\\ud800"``)."""
+        if isinstance(value, str) and not value.isascii():
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError as e:
+                raise self._fail(node, f"a lone surrogate (\\u{ord(value[e.start]):04x}) is not a character "
+                                       "any file can hold") from None
+        return value
 
     def scalar(self, node: yaml.ScalarNode) -> object:
         if node.tag not in _PLAIN_TAGS:

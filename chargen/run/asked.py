@@ -27,6 +27,7 @@ class Asked:
     sets: tuple[str, ...] = ()
     requires: tuple[str, ...] = ()
     force: bool = False
+    flavour: bool = True  # False: --no-flavour
 
     @property
     def given(self) -> bool:
@@ -35,15 +36,16 @@ class Asked:
     def base(self):
         from chargen.generate import GenerationRequest
 
-        return GenerationRequest(archetype=self.archetype, profession=self.profession, years=self.years)
+        return GenerationRequest(archetype=self.archetype, profession=self.profession, years=self.years,
+                                 flavour=self.flavour)
 
     def request(self, module, base=None):
         """The request, checked against ``module``'s rules: ``base`` (default: the archetype, profession
         and years asked) with the pins of ``--set`` and the constraints of ``--require``."""
-        from chargen import engines, pins
+        from chargen import pins
 
         base = self.base() if base is None else base
-        pinned = pins.resolve(engines.require(module.engine).pins(module.rules), self.sets, self.force)
+        pinned = pins.resolve(pins.module_targets(module), self.sets, self.force)
         return with_requires(module, replace(base, pins=pinned), self.requires)
 
 
@@ -92,14 +94,41 @@ def resumed_run(folder: Path, given: Mapping, asked: Asked, sheets: SheetOptions
     from chargen.rules import load_module
     from chargen.run.files import read_manifest
 
+    from chargen.run.resume import refuse_other_command
+
     manifest = read_manifest(folder)
+    refuse_other_command(manifest, "generate", folder)
     recorded = RunSpec.from_manifest(manifest, given, folder)
     module = load_module(recorded.system, overlays, rules_dirs)
     check_formats(recorded.formats, module)
+    check_recorded(module, manifest, folder / "manifest.json")
     request = _resumed_request(module, manifest, asked)
     spec = replace(recorded, request=request, overlays=overlays, rules_dirs=rules_dirs, versions=RunSpec(
         "", 0).versions, sheets=replace(recorded.sheets, template_dir=sheets.template_dir, jobs=sheets.jobs))
     return spec.with_module(module), module
+
+
+def check_recorded(module, manifest: Mapping, path: Path) -> None:
+    """What the manifest records of the request (archetype, profession, years, pins, requirements) and
+    the layout, checked against the rules as a new run's options are; one that is not is an error
+    naming the manifest and the key (a complete batch is checked too)."""
+    from chargen import engines
+    from chargen.errors import ChargenError
+    from chargen.generate import GenerationRequest, check_request
+
+    recorded = manifest.get("request", {})
+    fields = {k: recorded.get(k) for k in ("archetype", "profession", "years")}
+    layout = manifest.get("layout")
+    if layout is not None and engines.layout(module.engine, layout) is None:
+        raise OutputError(f"{path}: layout: the {module.engine} engine has no {layout!r} layout")
+    for key, check in (("request", lambda: check_request(module, GenerationRequest(**fields))),
+                       ("pins", lambda: Asked(**fields, sets=tuple(_pin_text(p) for p in manifest.get("pins", [])),
+                                              force=True).request(module)),
+                       ("requires", lambda: Asked(**fields, requires=tuple(manifest.get("requires", []))).request(module))):
+        try:
+            check()
+        except ChargenError as e:
+            raise OutputError(f"{path}: {key}: {e}") from None
 
 
 def _resumed_request(module, manifest: Mapping, asked: Asked):
@@ -110,10 +139,14 @@ def _resumed_request(module, manifest: Mapping, asked: Asked):
     fields = {k: getattr(asked, k) for k in ("archetype", "profession", "years")} if asked.given else \
         {k: v if isinstance(v := recorded.get(k), str) else None for k in ("archetype", "profession", "years")}
     texts = tuple(_pin_text(pin) for pin in manifest.get("pins", []))
-    again = Asked(**fields, sets=texts, requires=tuple(str(t) for t in manifest.get("requires", [])), force=True)
+    flavour = manifest.get("flavour", True) is not False
+    if not asked.flavour and flavour:
+        raise OutputError("cannot resume: the batch was made with its flavour tables (give no --no-flavour)")
+    again = Asked(**fields, sets=texts, requires=tuple(str(t) for t in manifest.get("requires", [])), force=True,
+                  flavour=flavour)
     request = again.request(module)
     if asked.sets or asked.requires:
-        given = replace(asked, **fields).request(module)
+        given = replace(asked, **fields, flavour=flavour).request(module)
         if given.pins != request.pins or tuple(map(str, given.requires)) != tuple(map(str, request.requires)):
             raise OutputError("cannot resume: the batch was made with other --set/--require options "
                               "(give none, or the manifest's)")

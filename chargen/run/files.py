@@ -24,7 +24,6 @@ from chargen.seeds import MAX_COUNT, MAX_INDEX, MAX_SEED
 
 MANIFEST = "manifest.json"
 MANIFEST_SCHEMA = "chargen-batch/1"
-MAX_MANIFEST_BYTES = 200_000_000
 TEMP_PREFIX, TEMP_SUFFIX = ".tmp-", ".part"
 _UNSAFE = re.compile(r"[^a-z0-9]+")
 
@@ -157,13 +156,15 @@ class FolderLocked(OutputError):
 
 
 @contextlib.contextmanager
-def lock_folder(folder: Path) -> Iterator[None]:
+def lock_folder(folder: Path, claim: bool = False) -> Iterator[None]:
     """Hold an exclusive lock on ``folder`` for the block; another run's lock is an error at once.
 
     The lock is ``flock`` on the folder's own descriptor, so it leaves no file
     behind (the folder holds only the batch) and is released by the kernel when
-    the process ends, however it ends (kill -9 included). Where ``fcntl`` is
-    missing (Windows), there is no lock.
+    the process ends, however it ends (kill -9 included). A folder this process
+    has claimed (:func:`claim_folder`, around the whole run) is locked already:
+    its run's own locks cost nothing. Where ``fcntl`` is missing (Windows),
+    there is no lock.
     """
     try:
         import fcntl
@@ -175,14 +176,44 @@ def lock_folder(folder: Path) -> Iterator[None]:
     except OSError as e:
         raise OutputError(f"output folder '{folder}': {e.strerror or e}") from None
     try:
+        st = os.fstat(fd)
+        key = (st.st_dev, st.st_ino)
+        if key not in _CLAIMED:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise FolderLocked(f"output folder '{folder}' is in use by another chargen run "
+                                   "(wait for it to finish, or write elsewhere)") from None
+        if not claim:
+            yield
+            return
+        _CLAIMED.add(key)
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise FolderLocked(f"output folder '{folder}' is in use by another chargen run "
-                               "(wait for it to finish, or write elsewhere)") from None
-        yield
+            yield
+        finally:
+            _CLAIMED.discard(key)
     finally:
         os.close(fd)
+
+
+_CLAIMED: set[tuple[int, int]] = set()  # (device, inode) of the folders this process holds for a run
+
+
+@contextlib.contextmanager
+def claim_folder(folder: Path, force: bool, allow_existing: bool = False) -> Iterator[None]:
+    """The output folder of a new run, for the block: created if it is missing, locked
+    (:func:`lock_folder`), and only then checked to be empty (any folder with ``force``), so the
+    check and the lock are one step: of two runs into one new folder, one writes the batch and
+    the other is refused (the folder is in use, or no longer empty)."""
+    try:
+        if (folder.exists() or folder.is_symlink()) and not folder.is_dir():
+            raise OutputError(f"output '{folder}' exists and is not a folder")
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise OutputError(f"cannot create output folder '{folder}': {e.strerror or e}") from None
+    with lock_folder(folder, claim=True):
+        prepare_folder(folder, force, allow_existing)
+        yield
 
 
 def manifest_text(manifest: dict) -> str:
@@ -205,14 +236,6 @@ def remove_stale_temporaries(folder: Path) -> None:
             p.unlink(missing_ok=True)
 
 
-def ignore_interrupts() -> None:
-    """In a worker process: leave Ctrl-C to the main process, which stops the workers and reports
-    once (a worker's own KeyboardInterrupt would print its traceback in the middle of the error)."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def _number(n: int) -> str:
     text = f"{n:,}" if n.bit_length() <= 256 else f"an integer of {n.bit_length():,} bits"
     return text if len(text) <= 40 else text[:37] + "..."
@@ -224,6 +247,8 @@ _MANIFEST_FIELDS = {
     "characters": list,
 }
 _OPTIONAL_FIELDS = {"paper": str, "party_name": str, "layout": str, "cards_per_page": int, "pdf_variant": str,
+                    "compare": bool,  # party.pdf carries the party at a glance
+                    "card_backs": bool,  # cards continue on their backs
                     "batch_files": dict,  # a batch of sheets only
                     "request": dict, "party": dict}  # a batch of archetypes or professions; a party file
 
@@ -231,15 +256,17 @@ _OPTIONAL_FIELDS = {"paper": str, "party_name": str, "layout": str, "cards_per_p
 def read_manifest(folder: Path) -> dict:
     """The manifest of the batch in ``folder``, checked for shape (a hostile one is an error, not a crash)."""
     from chargen.rules.yamlio import read_bytes
+    from chargen.run import manifestcheck
 
     path = folder / MANIFEST
     if not os.path.lexists(path):
+        if os.path.lexists(folder / "index.html"):  # sheets chargen render drew: it keeps no manifest
+            raise OutputError(f"cannot resume: '{folder}' holds sheets drawn by chargen render, which keeps no "
+                              f"{MANIFEST} and is not resumed; render them again with --force")
         raise OutputError(f"no {MANIFEST} in '{folder}' to resume (run without --resume to start a batch)")
-    raw = read_bytes(path, str(path), MAX_MANIFEST_BYTES, error=OutputError)
-    try:
-        m = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError) as e:
-        raise OutputError(f"{path}: not a chargen manifest ({str(e)[:80]})") from None
+    raw = read_bytes(path, str(path), manifestcheck.max_bytes(), error=OutputError)
+    manifestcheck.check_shape(raw, path)  # before parsing: millions of empty objects never built
+    m = manifestcheck.parse(raw, path)
     if not isinstance(m, dict) or m.get("schema") != MANIFEST_SCHEMA:
         raise OutputError(f"{path}: not a chargen manifest (expected schema '{MANIFEST_SCHEMA}')")
     for key, kind in _MANIFEST_FIELDS.items():
@@ -269,4 +296,6 @@ def read_manifest(folder: Path) -> dict:
             raise OutputError(f"{path}: {key}: {_number(m[key])} is out of range (expected {low:,} to {high:,})")
     if len(m["characters"]) > m["count"]:
         raise OutputError(f"{path}: characters: {len(m['characters']):,} listed, more than count ({m['count']:,})")
+    manifestcheck.check_values(m, path)
+    manifestcheck.check_fields(m, path)
     return m

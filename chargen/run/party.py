@@ -54,7 +54,7 @@ from chargen.rules.yamlio import MAX_FILE_BYTES, Located, load_text, read_bytes
 from chargen.seeds import MAX_COUNT, MAX_SEED
 
 PARTY_KEYS = ("name", "system", "seed", "members")
-OPTIONAL_KEYS = ("formats", "layout", "cards_per_page")
+OPTIONAL_KEYS = ("formats", "layout", "cards_per_page", "relations")
 MEMBER_KEYS = ("archetype", "count", "name", "years", "profession", "key", "set", "require")
 MAX_LINES = 500
 MAX_LINE_COUNT = 1000
@@ -82,6 +82,7 @@ class Party:
     file: str       # the file's name (no folder)
     sha256: str     # of the file's bytes
     cards_per_page: int = DEFAULT_CARDS_PER_PAGE
+    relations: dict | None = None  # file index -> its relations (chargen.flavour.relations), with relations:
 
     @property
     def count(self) -> int:
@@ -90,7 +91,7 @@ class Party:
     def members(self) -> Members:
         """The batch's slots, in file order, and what the manifest records of the file."""
         slots = tuple(Slot(line.seed, j, line.request) for line in self.lines for j in range(line.count))
-        return Members(slots, self.record())
+        return Members(slots, self.record(), self.relations)
 
     def spec(self, sheets: SheetOptions = SheetOptions(), given: Collection[str] = (), overlays: tuple[Path, ...] = (),
              rules_dirs: tuple[Path, ...] = ()) -> RunSpec:
@@ -185,7 +186,22 @@ def _party(c: Cursor, module: RulesModule | None, file: str, digest: str, proble
         _check_name(c["name"], name)
     if problems.items or module is None:
         return None
-    return Party(name, module.id, seed, formats, layout, tuple(lines), file, digest, cards)
+    relations = _relations(c["relations"], module, seed, lines) if c["relations"].present else None
+    if problems.items:
+        return None
+    return Party(name, module.id, seed, formats, layout, tuple(lines), file, digest, cards, relations)
+
+
+def _relations(c: Cursor, module: RulesModule, seed: int, lines: list[Line]) -> dict | None:
+    """The file's ``relations:`` (chargen.flavour.relations): each member's ties, by file index."""
+    from chargen.flavour import relations
+    from chargen.generate import make_character
+
+    names = [make_character(module, ln.seed, j, ln.request)["identity"]["name"] for ln in lines for j in range(ln.count)]
+    fixed, count = relations.read(c, module.flavour, names)
+    if c.problems.items:
+        return None
+    return relations.by_member(module.flavour, relations.draw(module.flavour, seed, len(names), fixed, count), names)
 
 
 def _formats(c: Cursor) -> tuple[str, ...]:
@@ -283,7 +299,9 @@ def _pinned(e: Cursor, module: RulesModule, request: GenerationRequest) -> Gener
     if not isinstance(c.value, dict):
         c.fail("expected a mapping of paths to values, as --set PATH=VALUE gives them (e.g. {characteristics.str: 16})")
         return request
-    targets = engines.require(module.engine).pins(module.rules)
+    from chargen.pins import module_targets
+
+    targets = module_targets(module)
     pins = list(request.pins)
     for path, vc in c.items():
         try:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from chargen.formats import INDEX_HTML, PARTY_PDF
 from chargen.run.files import atomic_write, create_new, inside, temporary
+from chargen.run.procs import wait
 from chargen.run.spec import SheetOptions
 
 ROSTER_ROWS = (40, 50)  # cover rows on the first page (under the title), then on each further page
@@ -60,6 +61,21 @@ def _cover(party: dict) -> bytes:
     from chargen.run.workers import _ready
 
     return _ready().cover(party).pdf
+
+
+def _glance(title: str, glances: list[dict]) -> bytes:
+    from chargen.run.workers import _ready
+
+    return _ready().glance(title, glances).pdf
+
+
+def glance_of(index: int, doc: dict) -> dict:
+    """What the party at a glance shows of one character (:func:`chargen.render.glance.glance`), from its view."""
+    from chargen import engines
+    from chargen.render.glance import glance
+
+    engine = engines.get(doc["system"]["engine"])
+    return glance(engine.view(doc, None), index)
 
 
 def _collection(docs: list[tuple[int, dict]], party: dict | None):
@@ -112,6 +128,7 @@ class PartyPdf:
         self.docs: list[tuple[int, dict]] = []  # block and card layouts: (number, character), laid out in finish()
         self.collection: tuple[list[tuple[int, dict]], list] | None = None  # docs, and their collection's parts in the pool
         self.cover: tuple[dict, list] | None = None  # the sheet layout: a cover's summary, and its parts in the pool
+        self.glances: list[dict] = []  # with --compare: each character's figures for the party at a glance
 
     def add(self, path: Path, name: str, embedded: tuple[str, bytes] | None = None) -> int:
         """Append one sheet PDF (and embed its character's document); its page count."""
@@ -127,13 +144,20 @@ class PartyPdf:
         One long document would hold every cover page in memory at once (a
         thousand-row roster: over 300 MiB) and lay out ever slower page by page.
         """
+        glance = pool.apply_async(_glance, (self.options.title, self.glances)) if self.glances else None
         if _scope(self.options.layout).fragment:
-            return self._finish_collection(pool, manifest)
+            return self._finish_collection(pool, manifest, glance)
         party = party_summary(sheets, self.options)
         covers = self.cover[1] if self.cover is not None and self.cover[0] == party else self._cover_parts(pool, party)
         for k, cover in enumerate(covers):
-            self.writer.add(cover.get(), self.options.title if k == 0 else None, front=True)
+            self.writer.add(wait(pool, cover, "sheet"), self.options.title if k == 0 else None, front=True)
+        self._add_glance(pool, glance)
         return self._close(manifest)
+
+    def _add_glance(self, pool, glance) -> None:
+        """The party at a glance, front matter after the cover (or, in the block and card layouts, first)."""
+        if glance is not None:
+            self.writer.add(wait(pool, glance, "sheet"), f"{self.options.title}: at a glance", front=True)
 
     def lay_out_cover(self, pool, party: dict) -> None:
         """Hand the cover of ``party`` (a :func:`party_summary`) to the pool (see :meth:`chargen.run.sheets.SheetStage.cover_first`)."""
@@ -162,12 +186,13 @@ class PartyPdf:
                 "seeds": list(dict.fromkeys(d["seed"]["batch"] for _, d in docs))}
         return [pool.apply_async(_collection, (part, {**head, "count": len(part)})) for part in parts]
 
-    def _finish_collection(self, pool, manifest: dict | None) -> str:
+    def _finish_collection(self, pool, manifest: dict | None, glance=None) -> str:
         early = self.collection is not None and len(self.collection[0]) == len(self.docs) and all(
             n == m and a is b for (n, a), (m, b) in zip(self.collection[0], self.docs))
         laid = self.collection[1] if early else self._collection_parts(pool, self.docs)
+        self._add_glance(pool, glance)
         for k, part in enumerate(laid):
-            self.writer.add(part.get().pdf, self.options.title if k == 0 else None)
+            self.writer.add(wait(pool, part, "sheet").pdf, self.options.title if k == 0 else None)
         return self._close(manifest)
 
     def _close(self, manifest: dict | None) -> str:

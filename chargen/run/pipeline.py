@@ -31,10 +31,11 @@ from pathlib import Path
 from chargen.errors import ChargenError, OutputError
 from chargen.formats import batch_files
 from chargen.require import RequireError
-from chargen.run.files import atomic_write, ignore_interrupts, inside, lock_folder, remove_stale_temporaries
+from chargen.run.files import atomic_write, inside, lock_folder, remove_stale_temporaries
+from chargen.run.procs import each, no_hangup_for_helpers, terminate, worker_signals
 from chargen.run.record import BatchResult, Record
 from chargen.run.record import checkpoint as _checkpoint  # noqa: F401 - the checkpoints, with the run
-from chargen.run.resume import ResumeState, resume_state
+from chargen.run.resume import ResumeState, check_names, resume_state
 from chargen.run.sheetbatch import draw_batch, draw_saved
 from chargen.run.sheets import check_templates
 from chargen.run.spec import RunSpec, Saved, SheetOptions
@@ -61,7 +62,12 @@ class Pipeline(Writer):
         A spec of saved characters (``spec.saved``: ``chargen render``) draws their sheets and writes no
         manifest (:func:`chargen.run.sheetbatch.draw_saved`; its result, a ``BundleResult``)."""
         if self.spec.saved is not None:
-            return draw_saved(self)
+            from chargen.run.convert import write_data
+
+            data = write_data(self)  # converting: the data formats asked, then the sheets
+            result = draw_saved(self)
+            result.data_files = data
+            return result
         if self.sheets:
             check_templates(self.spec.sheets, self.sheets)
         with lock_folder(self.folder):
@@ -72,6 +78,7 @@ class Pipeline(Writer):
         ident = spec.to_manifest()
         result = BatchResult(folder, batch_files={} if batch_files(self.formats) else None)
         state = resume_state(folder, ident, spec.indices, self.formats) if resume else ResumeState()
+        check_names({**state.done, **state.partial}, self.make, folder)  # each entry is this batch's character
         result.redone = state.redone
         record = Record(ident, result, dict(state.done))
         if state.complete:
@@ -145,8 +152,14 @@ def _entries(pipeline: Pipeline, todo: list[int]) -> Iterator[list[dict]]:
     _PIPELINE = pipeline
     chunks = [todo[i:i + CHUNK] for i in range(0, len(todo), CHUNK)]
     try:
-        with multiprocessing.get_context("fork").Pool(min(pipeline.jobs, len(chunks)), ignore_interrupts) as pool:
-            yield from pool.imap(_write_chunk, chunks)
+        with no_hangup_for_helpers():  # the resource tracker the pool starts: SIGHUP is this process's
+            pool = multiprocessing.get_context("fork").Pool(min(pipeline.jobs, len(chunks)), worker_signals)
+        with pool:
+            try:
+                yield from each(pool, pool.imap(_write_chunk, chunks), "--jobs data")
+            except BaseException:
+                terminate(pool)  # pool.terminate(), safe when a worker died
+                raise
     finally:
         _PIPELINE = None
 
@@ -170,8 +183,8 @@ def _stopped(record: Record, total: int, cause: BaseException) -> None:
         record.save()
     except (ChargenError, OSError) as e:
         saved = f" (the manifest could not be updated: {e}; it lists fewer characters than are complete)"
-    if isinstance(cause, KeyboardInterrupt):
-        why, code = "interrupted", 130
+    if isinstance(cause, KeyboardInterrupt):  # Ctrl-C, or SIGTERM or SIGHUP (chargen.run.procs.Stopped)
+        why, code = (f"stopped by {cause.name}", cause.exit_code) if hasattr(cause, "signum") else ("interrupted", 130)
     elif isinstance(cause, ChargenError):
         why, code = str(cause), 1
     elif isinstance(cause, OSError):

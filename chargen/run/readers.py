@@ -16,17 +16,21 @@ nesting refused), so a file from elsewhere cannot do more than fail with one lin
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import io
 import logging
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 
 from chargen.errors import CharacterError, RulesError
 from chargen.formats import EMBEDDED_CHARACTER
 from chargen.run.files import MANIFEST, MANIFEST_SCHEMA
+from chargen.seeds import MAX_COUNT
 
 MAX_PDF_BYTES = 500_000_000  # a party.pdf of thousands of sheets
 MAX_EMBEDDED_BYTES = 1_000_000  # one character document
+EMBEDDED_RATIO = 20  # embedded files decompressed, at most this many times the PDF's size
 Notice = Callable[[str], None]
 
 
@@ -43,22 +47,27 @@ def read_documents(path: Path, notice: Notice | None = None) -> list[tuple[str, 
 
 
 def read_text_documents(text: str, label: str, notice: Notice | None = None) -> list[tuple[str, dict]]:
-    """The characters in a JSON or YAML text (chargen's own, a manifest, or MEG)."""
-    from chargen.systems.d100.interop import meg_read
+    """The characters in a JSON or YAML text (chargen's own, a manifest, MEG, or Foundry brp actors)."""
+    from chargen.systems.d100.interop import foundry_read, meg_read
     from chargen.serialize import parse_document
 
     stripped = text.lstrip()
     if stripped.startswith("["):
         data = _json(text, label)
+        if foundry_read.is_foundry(data):
+            return foundry_read.read_foundry(data, label, notice or _ignore)
         if meg_read.is_meg(data):
             return meg_read.read_meg(data, label, notice or _ignore)
-        raise CharacterError(f"{label}: a JSON list that is not a MEG enemies list (NPC objects with name and stats)")
+        raise CharacterError(f"{label}: a JSON list that is neither a MEG enemies list (NPC objects with name and "
+                             f"stats) nor Foundry brp actors (objects with type, system and items)")
     if stripped.startswith("{"):
         data = _json(text, label)
         if isinstance(data, dict) and data.get("schema") == MANIFEST_SCHEMA:
             return []
         if meg_read.is_meg(data):
             return meg_read.read_meg(data, label, notice or _ignore)
+        if foundry_read.is_foundry(data):
+            return foundry_read.read_foundry(data, label, notice or _ignore)
     return [(label, parse_document(text, label))]
 
 
@@ -89,16 +98,57 @@ def _attachments(data: bytes, label: str) -> dict[str, bytes]:
     from pypdf.errors import PyPdfError
 
     try:
-        reader = PdfReader(io.BytesIO(data), strict=False)
-        out = {}
-        for name, contents in reader.attachments.items():
-            blob = contents[0] if contents else b""
-            if len(blob) > MAX_EMBEDDED_BYTES:
-                raise CharacterError(f"{label}#{name}: embedded file larger than {MAX_EMBEDDED_BYTES} bytes")
-            out[name] = blob
-        return out
-    except (PyPdfError, ValueError, KeyError, TypeError, AttributeError, RecursionError) as e:
+        return _bounded_attachments(PdfReader(io.BytesIO(data), strict=False), len(data), label)
+    except (PyPdfError, ValueError, KeyError, TypeError, AttributeError, RecursionError, zlib.error) as e:
         raise CharacterError(f"{label}: not a PDF chargen can read ({str(e)[:80] or type(e).__name__})") from None
+
+
+def _bounded_attachments(reader, size: int, label: str) -> dict[str, bytes]:
+    """The embedded files, each read within bounds that scale with what chargen writes: at most
+    ``MAX_COUNT`` characters and a manifest; each file its own stream, under its own name, with
+    its own contents; each at most ``MAX_EMBEDDED_BYTES`` and all together at most
+    ``EMBEDDED_RATIO`` times the PDF's size once decompressed."""
+    out: dict[str, bytes] = {}
+    streams, digests, total = set(), set(), 0
+    for entry in reader.attachment_list:
+        name = str(entry.name)
+        if len(out) > MAX_COUNT:
+            raise CharacterError(f"{label}: more than {MAX_COUNT + 1:,} embedded files (a batch has at most "
+                                 f"{MAX_COUNT:,} characters and a manifest)")
+        ref = entry.pdf_object["/EF"].get("/F")
+        key = (ref.idnum, ref.generation) if hasattr(ref, "idnum") else None
+        if name in out or key is None or key in streams:
+            raise CharacterError(f"{label}#{name[:60]}: embedded twice (chargen embeds each file once)")
+        streams.add(key)
+        blob = _contents(ref.get_object(), f"{label}#{name[:60]}")
+        total += len(blob)
+        if total > EMBEDDED_RATIO * size:
+            raise CharacterError(f"{label}: its embedded files decompress to more than {EMBEDDED_RATIO} times "
+                                 "its size (chargen's compress about 5 to 1)")
+        digest = hashlib.sha256(blob).digest()
+        if digest in digests:
+            raise CharacterError(f"{label}#{name[:60]}: the same contents as another embedded file "
+                                 "(chargen embeds each character once)")
+        digests.add(digest)
+        out[name] = blob
+    return out
+
+
+def _contents(stream, label: str) -> bytes:
+    """An embedded file's bytes, decompressed no further than ``MAX_EMBEDDED_BYTES`` (chargen's are
+    Flate-compressed, or stored)."""
+    raw = stream._data  # the stream as stored, before its filter
+    kind = stream.get("/Filter")
+    if kind is None:
+        blob = raw
+    elif kind == "/FlateDecode" and "/DecodeParms" not in stream:
+        inflate = zlib.decompressobj()
+        blob = inflate.decompress(raw, MAX_EMBEDDED_BYTES + 1)
+    else:
+        raise CharacterError(f"{label}: an embedded file chargen does not write (filter {str(kind)[:40]})")
+    if len(blob) > MAX_EMBEDDED_BYTES:
+        raise CharacterError(f"{label}: embedded file larger than {MAX_EMBEDDED_BYTES} bytes")
+    return blob
 
 
 @contextlib.contextmanager

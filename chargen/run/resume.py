@@ -16,12 +16,13 @@ import os
 import re
 import stat
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from chargen.errors import OutputError
 from chargen.formats import Format, all_batch_files, batch_files
-from chargen.run.files import inside, read_manifest, remove_stale_temporaries
+from chargen.run.files import character_stem, inside, read_manifest, remove_stale_temporaries
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,7 @@ class ResumeState:
     redone: dict[str, int] = field(default_factory=dict)  # recorded files not there as written, by reason
 
 
+MAX_NAME = 200  # a character's name (the character schema's limit)
 MISSING, NOT_REGULAR, CHANGED = "missing", "not a regular file", "changed since written"
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 
@@ -43,6 +45,7 @@ _SHA256 = re.compile(r"[0-9a-f]{64}")
 def resume_state(folder: Path, ident: dict, indices: range, formats: tuple[Format, ...]) -> ResumeState:
     """The characters an interrupted batch in ``folder`` completed, after checking it is this batch."""
     old = read_manifest(folder)
+    refuse_other_command(old, "party" if "party" in ident else "generate", folder)
     diffs = differences(old, ident)
     if diffs:
         raise OutputError(f"cannot resume: '{folder}' holds a different batch ({'; '.join(diffs)}); "
@@ -70,6 +73,21 @@ def resume_state(folder: Path, ident: dict, indices: range, formats: tuple[Forma
     return ResumeState(done, partial, complete, dict(recorded) if wanted else None, dict(redone))
 
 
+def refuse_other_command(manifest: Mapping, command: str, folder: Path) -> None:
+    """Refuse to resume with ``command`` (generate, party) a batch another command made."""
+    from chargen.errors import printable
+
+    party = manifest.get("party")
+    if command == "generate" and isinstance(party, dict):
+        raise OutputError(printable(f"cannot resume: '{folder}' holds the party of {str(party.get('file'))[:60]}, made "
+                                    f"by chargen party; finish it with: chargen party {str(party.get('file'))[:60]} "
+                                    f"-o {folder} --resume"))
+    if command == "party" and party is None:
+        raise OutputError(f"cannot resume: '{folder}' holds a batch made by chargen generate (seed {manifest.get('seed')}, "
+                          f"{manifest.get('count')} characters), not a party file's; finish it with: chargen generate "
+                          f"-o {folder} --resume")
+
+
 def _batch_files(old: dict, folder: Path) -> dict:
     recorded = old.get("batch_files", {})
     known = all_batch_files()
@@ -78,6 +96,17 @@ def _batch_files(old: dict, folder: Path) -> dict:
             raise OutputError(f"{folder / 'manifest.json'}: batch_files: {str(name)[:60]!r}: "
                               f"expected one of {', '.join(sorted(known))} with its SHA-256 (64 hex digits)")
     return recorded
+
+
+def check_names(entries: Mapping[int, dict], make, folder: Path) -> None:
+    """Refuse entries whose character is not the one the run makes at that index (``make(index)``):
+    an entry renamed, or copied from another with its files, would leave a folder unlike the run's."""
+    for i in sorted(entries):
+        name = make(i)["identity"]["name"]
+        if entries[i]["name"] != name:
+            raise OutputError(f"{folder / 'manifest.json'}: characters: the entry of index {i} names "
+                              f"{str(entries[i]['name'])[:40]!r}, but this batch's character {i} is {name[:40]!r} "
+                              "(the manifest was changed; make the batch again with --force)")
 
 
 def check_file(folder: Path, name: str, digest: str) -> str | None:
@@ -116,11 +145,16 @@ def _check_entry(entry: object, n: int, indices: range, formats: tuple[Format, .
     if not isinstance(files, dict) or list(files) != names or not isinstance(entry["sha256"], dict) \
             or list(entry["sha256"]) != names:
         raise OutputError(f"{where}.files: expected one file per format ({', '.join(names)})")
+    if not isinstance(entry["name"], str) or not entry["name"].strip() or len(entry["name"]) > MAX_NAME:
+        raise OutputError(f"{where}.name: expected the character's name (1 to {MAX_NAME} characters)")
+    stem = character_stem(i, entry["name"])
     for fmt in formats:
         name = files[fmt.name]
         if not isinstance(name, str) or not name.startswith(f"{i:04d}-") or not name.endswith(fmt.suffix):
             raise OutputError(f"{where}.files.{fmt.name}: {str(name)[:60]!r} is not this character's file name")
         inside(folder, name)
+        if name != fmt.file_name(stem):  # what the run names this character's file, nothing else
+            raise OutputError(f"{where}.files.{fmt.name}: {str(name)[:60]!r} is not this character's file name")
         digest = entry["sha256"][fmt.name]
         if not isinstance(digest, str) or not _SHA256.fullmatch(digest):
             raise OutputError(f"{where}.sha256.{fmt.name}: expected a SHA-256 (64 hex digits)")
@@ -143,7 +177,8 @@ def differences(old: dict, ident: dict) -> list[str]:
 
 
 # what a run's manifest records only when it is set (RunSpec.to_manifest): its absence is a difference
-_RECORDED_WHEN_SET = ("request", "party", "cards_per_page", "pdf_variant", "pins", "requires")
+_RECORDED_WHEN_SET = ("request", "party", "cards_per_page", "pdf_variant", "pins", "requires", "compare",
+                      "card_backs", "flavour")
 
 
 def _overlays(records: object) -> str:
@@ -172,6 +207,8 @@ def recorded_options(old: dict, given, folder: Path | None = None) -> dict:
         "layout": old.get("layout", "sheet" if "paper" in old else None),
         "cards_per_page": old.get("cards_per_page"),
         "pdf_variant": old.get("pdf_variant"),
+        "compare": old.get("compare"),
+        "card_backs": old.get("card_backs"),
     }
     diffs = [f"{_OPTION[k]}: {_show(v)} in the manifest, {_show(given[k])} now"
              for k, v in taken.items() if v is not None and given.get(k) is not None and given[k] != v]
@@ -182,4 +219,5 @@ def recorded_options(old: dict, given, folder: Path | None = None) -> dict:
 
 _OPTION = {"system": "--system", "seed": "--seed", "first": "--index", "count": "--count", "formats": "--format",
            "paper": "--paper", "party_name": "--party-name", "layout": "--layout", "cards_per_page": "--cards-per-page",
-           "pdf_variant": "--pdf-variant"}
+           "pdf_variant": "--pdf-variant", "compare": "--compare",
+           "card_backs": "--card-backs"}

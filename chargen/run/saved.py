@@ -50,13 +50,28 @@ def read_character(path: Path, notice: Callable[[str], None] | None = None) -> d
     return docs[0][1]
 
 
+def expand_folders(paths) -> tuple[Path, ...]:
+    """The files given, a folder standing for the ``*.json`` files in it (a folder of Foundry actors
+    Foundry exported one by one), in name order; a folder without one is an error."""
+    out: list[Path] = []
+    for path in paths:
+        if not path.is_dir():
+            out.append(path)
+            continue
+        found = sorted(p for p in path.iterdir() if p.suffix.lower() == ".json" and p.is_file() and not p.is_symlink())
+        if not found:
+            raise CharacterError(f"{path}: a folder with no .json file in it")
+        out += found
+    return tuple(out)
+
+
 def is_manifest(path: Path) -> bool:
     """A batch's manifest.json (which ``party/*.json`` matches too)."""
     from chargen.run.files import MANIFEST_SCHEMA
 
     try:
         return json.loads(_text(path)).get("schema") == MANIFEST_SCHEMA
-    except (ValueError, AttributeError):
+    except (ValueError, AttributeError, RecursionError):
         return False
 
 

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from chargen.errors import ChargenError
 from chargen.formats import INDEX_HTML, PARTY_PDF
 from chargen.run.files import character_stem, lock_folder
+from chargen.run.procs import WorkerDied
 from chargen.run.record import Record
 from chargen.run.resume import ResumeState
 from chargen.run.sheets import BundleResult, SheetStage, SheetTask
@@ -106,13 +107,17 @@ def draw_saved(run: Writer) -> BundleResult:
                             tuple(f.name for f in formats))
 
     with lock_folder(run.folder), SheetStage(run.folder, run.spec.sheets, formats, saved.modules, count) as stage:
-        if stage.collects_first(count):  # party.pdf holds every character anyway: read them all, lay it out first
-            drawn = list(drawn)
-            stage.collection_first([(batch_number(doc), doc) for _, doc, _ in drawn])
-        for _ in stage.draw(tasks()):
-            if progress:
-                progress(1)
-        written = dict(stage.finish())
+        try:
+            if stage.collects_first(count):  # party.pdf holds every character anyway: read them all, lay it out first
+                drawn = list(drawn)
+                stage.collection_first([(batch_number(doc), doc) for _, doc, _ in drawn])
+            for _ in stage.draw(tasks()):
+                if progress:
+                    progress(1)
+            written = dict(stage.finish())
+        except WorkerDied as e:
+            raise WorkerDied(f"{e}; {len(stage.sheets)} of {count} sheets drawn in '{run.folder}', without party.pdf "
+                             "and index.html; run the same command with --force to draw them all") from None
     stage.check_failed()
     result.sheets = stage.sheets
     result.files = {key: name for key, name in (("party_pdf", PARTY_PDF), ("index_html", INDEX_HTML))

@@ -27,12 +27,14 @@ from pathlib import Path
 from chargen.errors import ChargenError, RenderError
 from chargen.formats import FORMATS, INDEX_HTML, PARTY_PDF, Format, batch_files, names
 from chargen.seeds import batch_number
+from chargen.run.files import remove_stale_temporaries
+from chargen.run.procs import no_hangup_for_helpers, terminate, wait
 from chargen.run.spec import DEFAULT_PARTY_NAME, SheetOptions  # noqa: F401 - with the stage, for callers
 from chargen.run.workers import (  # noqa: F401 - SheetRenderer, quiet_collector, draw: with the stage, for callers
     Drawn, SheetRenderer, SheetTask, _init, _sheet, draw, quiet_collector)
 from chargen.run.partyfiles import (  # noqa: F401 - ROSTER_ROWS, roster_parts: with the rest, for callers
-    EARLY_COLLECTION, EARLY_COVER, ROSTER_ROWS, PartyPdf, SheetSummary, json_bytes, party_summary, roster_parts,
-    write_index)
+    EARLY_COLLECTION, EARLY_COVER, ROSTER_ROWS, PartyPdf, SheetSummary, glance_of, json_bytes, party_summary,
+    roster_parts, write_index)
 
 SHEET_FORMATS = names(sheet=True)
 RECYCLE = 100
@@ -40,6 +42,7 @@ RECYCLE = 100
 class BundleResult:
     sheets: list[SheetSummary] = field(default_factory=list)
     files: dict = field(default_factory=dict)  # party_pdf, index_html
+    data_files: list = field(default_factory=list)  # converting: the data files written (chargen.run.convert)
 
 
 def _summary(task: SheetTask, index: int, pages: int, roster: list) -> SheetSummary:
@@ -68,7 +71,8 @@ def _start_forkserver(formats: tuple[Format, ...]) -> None:
     pdf = PARTY_PDF in batch_files(formats)
     multiprocessing.get_context("forkserver").set_forkserver_preload(
         ["chargen.run.sheets"] + (["chargen.render.pdf"] if pdf else []))
-    forkserver.ensure_running()
+    with no_hangup_for_helpers():  # a closed terminal's SIGHUP is the main process's to handle
+        forkserver.ensure_running()
 
 
 def _pool(options: SheetOptions, formats: tuple[Format, ...], modules: tuple, workers: int, scratch: str):
@@ -89,12 +93,12 @@ def _in_order(pool, folder: Path, tasks: Iterable[SheetTask], window: int,
         pending.append((task, pool.apply_async(_sheet, (folder, task))))
         if len(pending) >= window:
             task, result = pending.popleft()
-            yield task, result.get()
+            yield task, wait(pool, result, "sheet")
     if last is not None:
         last([task for task, _ in pending])
     while pending:
         task, result = pending.popleft()
-        yield task, result.get()
+        yield task, wait(pool, result, "sheet")
 
 
 def check_templates(options: SheetOptions, formats: tuple[Format, ...]) -> None:
@@ -103,7 +107,7 @@ def check_templates(options: SheetOptions, formats: tuple[Format, ...]) -> None:
     from chargen.render.templates import TemplateSet
 
     templates = TemplateSet.load(options.template_dir)
-    HtmlRenderer(templates, options.paper, options.cards_per_page)
+    HtmlRenderer(templates, options.paper, options.cards_per_page, options.card_backs)
     templates.inline_stylesheet()  # reads the stylesheet and every file it names (fonts)
     check_layout(options.layout)
 
@@ -158,8 +162,10 @@ class SheetStage:
         if exc_type is None:
             self.pool.close()
         else:
-            self.pool.terminate()
+            terminate(self.pool)  # pool.terminate(), safe when a worker died
         self.pool.join()
+        if exc_type is not None:  # what a stopped worker left under a temporary name is partial
+            remove_stale_temporaries(self.folder)
         self._cleanup()
 
     def _cleanup(self) -> None:
@@ -209,6 +215,8 @@ class SheetStage:
                 pages = self.party.add(self.folder / task.files["pdf"], doc["identity"]["name"],
                                        embedded) if self.party else 0
             self.sheets.append(_summary(task, index, pages, drawn.roster))
+            if self.party and self.options.compare:
+                self.party.glances.append(glance_of(index, doc))
             yield task, drawn
 
     def cover_first(self, in_flight: list[SheetTask]) -> None:
@@ -253,6 +261,6 @@ class SheetStage:
 def render_single(doc: dict, fmt: str, options: SheetOptions, modules: tuple = ()) -> str | bytes:
     """One character's sheet as standalone HTML text or PDF bytes, in this process."""
     renderer = SheetRenderer(options.template_dir, options.paper, fmt == "pdf", tuple(modules), options.layout,
-                             options.cards_per_page, options.pdf_variant)
+                             options.cards_per_page, options.pdf_variant, options.card_backs)
     data = FORMATS[fmt].to_bytes(doc, renderer)
     return data.decode("utf-8") if fmt == "html" else data

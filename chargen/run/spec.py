@@ -36,6 +36,8 @@ class SheetOptions:
     layout: str = DEFAULT_LAYOUT          # one of the engines' layouts (chargen.engines.Layout)
     cards_per_page: int = DEFAULT_CARDS_PER_PAGE  # a layout whose cards a page are chosen: chargen.choices.CARDS_PER_PAGE
     pdf_variant: str | None = None        # one of chargen.choices.PDF_VARIANTS
+    compare: bool = False                 # party.pdf carries the party at a glance (chargen.render.glance)
+    card_backs: bool = False              # cards continue on their backs (pages in front and back pairs)
 
     @property
     def workers(self) -> int:
@@ -63,6 +65,7 @@ class Members:
 
     slots: tuple[Slot, ...]
     record: dict
+    relations: dict | None = None  # file index -> its relations in the party (chargen.flavour.relations)
 
 
 @dataclass(frozen=True)
@@ -114,10 +117,11 @@ class RunSpec:
         return tuple(f for f in self.formats if f in names(sheet=True))
 
     @classmethod
-    def of_saved(cls, planned, modules: tuple, sheets: SheetOptions) -> RunSpec:
+    def of_saved(cls, planned, modules: tuple, sheets: SheetOptions, formats: tuple[str, ...] | None = None) -> RunSpec:
         """A render of saved characters (``chargen render``): no seed, no system of its own (each
-        character carries its own rules), the sheet formats only, no manifest."""
-        return cls("", 0, count=len(planned), formats=sheets.formats, sheets=sheets,
+        character carries its own rules), the sheet formats and any data ``formats`` (converting;
+        default: the sheet formats only), no manifest."""
+        return cls("", 0, count=len(planned), formats=formats or sheets.formats, sheets=sheets,
                    saved=Saved(tuple(planned), tuple(modules)))
 
     def with_module(self, module) -> RunSpec:
@@ -145,6 +149,8 @@ class RunSpec:
             ident["pins"] = [list(p) for p in self.request.pins]
         if self.request is not None and self.request.requires:
             ident["requires"] = [str(r) for r in self.request.requires]
+        if self.request is not None and not self.request.flavour:
+            ident["flavour"] = False  # --no-flavour (recorded only when set)
         return ident
 
     def _sheet_record(self) -> dict:
@@ -159,6 +165,10 @@ class RunSpec:
                 record["cards_per_page"] = s.cards_per_page
             if s.pdf_variant:
                 record["pdf_variant"] = s.pdf_variant
+            if s.compare:
+                record["compare"] = True
+            if s.card_backs and layout_chooses_cards(s.layout):
+                record["card_backs"] = True
             return record
         if any(f.batch_file for f in resolve(self.formats)):
             return {"party_name": s.title}
@@ -177,7 +187,8 @@ class RunSpec:
         sheets = SheetOptions(formats=(), paper=taken["paper"] or DEFAULT_PAPER, party_name=taken["party_name"],
                               layout=taken["layout"] or DEFAULT_LAYOUT,
                               cards_per_page=taken["cards_per_page"] or DEFAULT_CARDS_PER_PAGE,
-                              pdf_variant=taken["pdf_variant"])
+                              pdf_variant=taken["pdf_variant"], compare=bool(taken["compare"]),
+                              card_backs=bool(taken["card_backs"]))
         spec = cls(system=taken["system"], seed=taken["seed"], first=taken["first"], count=taken["count"],
                    formats=taken["formats"], request=_recorded_request(manifest), sheets=sheets,
                    rules=dict(manifest["system"]),
@@ -217,6 +228,7 @@ def _recorded_request(manifest: Mapping) -> GenerationRequest | None:
     asked = {k: v for k, v in asked.items() if isinstance(v, str) and k in ("archetype", "profession", "years")}
     pins = tuple(tuple(p) for p in manifest.get("pins", []) if isinstance(p, list))
     requires = tuple(_parsed(str(r)) for r in manifest.get("requires", []))
-    if not (asked or pins or requires):
+    flavour = manifest.get("flavour", True) is not False
+    if not (asked or pins or requires) and flavour:
         return None
-    return GenerationRequest(**asked, pins=pins, requires=requires)
+    return GenerationRequest(**asked, pins=pins, requires=requires, flavour=flavour)

@@ -50,7 +50,7 @@ class SheetRenderer:
 
     def __init__(self, template_dir: Path | None = None, paper: str = "a4", pdf: bool = True,
                  modules: tuple = (), layout: str = "sheet", cards_per_page: int = 4,
-                 pdf_variant: str | None = None):
+                 pdf_variant: str | None = None, card_backs: bool = False):
         from chargen.render.html import HtmlRenderer
         from chargen.render.templates import TemplateSet
 
@@ -58,9 +58,10 @@ class SheetRenderer:
         self.layout = layout
         self.pdf_variant = pdf_variant
         self.templates = TemplateSet.load(template_dir)
-        self.renderer = HtmlRenderer(self.templates, paper, cards_per_page)
+        self.renderer = HtmlRenderer(self.templates, paper, cards_per_page, card_backs)
         self._maker = None
         self._figured: Figured | None = None
+        self._fitted: tuple | None = None  # a card's (document, parts, HTML for PDF, its layout): cardfit.fit's, once
         if pdf:
             self.maker()
 
@@ -81,20 +82,51 @@ class SheetRenderer:
         return self.figured(doc).extra
 
     def html(self, doc: dict, standalone: bool) -> str:
-        return self.renderer.sheet(self.figured(doc), standalone, self.layout)
+        sheet = self.figured(doc)
+        if not self.continues(doc):
+            return self.renderer.sheet(sheet, standalone, self.layout)
+        if self._fitted is None or self._fitted[0] is not doc:  # a card: cut into parts that fit, once per document
+            from chargen.render.cardfit import fit
+
+            what = f"sheet of '{doc['identity']['name']}'"
+            html, laid, parts = fit(lambda p: self.renderer.sheet(sheet, False, self.layout, parts=p),
+                                    lambda h: self.maker().lay_out(h, what))
+            self._fitted = (doc, parts, html, laid)
+        return self.renderer.sheet(sheet, True, self.layout, parts=self._fitted[1]) if standalone else self._fitted[2]
+
+    def continues(self, doc: dict) -> bool:
+        """Whether ``doc`` is drawn in fixed boxes that continue when full (the card layout)."""
+        from chargen.render.html import layout_of
+
+        entry = layout_of(doc, self.layout)
+        return entry is not None and entry.fragment and entry.choices is not None
 
     def collection(self, docs: list[tuple[int, dict]], party: dict | None):
         """Blocks or cards of ``docs`` (``(number in the batch, document)``) on pages, as PDF
-        (party.pdf's part in a block or card layout)."""
+        (party.pdf's part in a block or card layout); cards that do not fit continue."""
         entries = [figured(doc, self.modules, self.layout) for _, doc in docs]
-        html = self.renderer.collection(entries, self.layout, False, party, numbers=[n for n, _ in docs])
-        return self.maker().render(html, f"{self.layout} layout of {len(docs)} characters")
+        numbers = [n for n, _ in docs]
+        what = f"{self.layout} layout of {len(docs)} characters"
+
+        def render(parts):
+            return self.renderer.collection(entries, self.layout, False, party, numbers=numbers, parts=parts)
+
+        if not self.continues(docs[0][1]):
+            return self.maker().render(render({}), what)
+        from chargen.render.cardfit import fit
+
+        html, laid, _ = fit(render, lambda h: self.maker().lay_out(h, what))
+        return self.maker().render(html, what, laid=laid)
 
     def pdf(self, html: str, what: str, attachments: tuple[tuple[str, bytes], ...] = ()) -> bytes:
-        return self.maker().render(html, what, attachments).pdf
+        laid = self._fitted[3] if self._fitted is not None and self._fitted[2] == html else None
+        return self.maker().render(html, what, attachments, laid).pdf
 
     def cover(self, party: dict):
         return self.maker().render(self.renderer.cover(party), "party cover")
+
+    def glance(self, title: str, glances: list[dict]):
+        return self.maker().render(self.renderer.glance(title, glances), "the party at a glance")
 
 
 # --- the worker side -------------------------------------------------------
@@ -112,14 +144,14 @@ def _init(options: SheetOptions, formats: tuple[Format, ...], modules: tuple, en
 
         tempfile.tempdir = scratch  # WeasyPrint's font folders: removed with the stage, however the worker ends
         from chargen.engines import import_modules
-        from chargen.run.files import ignore_interrupts
+        from chargen.run.procs import worker_signals
 
-        ignore_interrupts()
+        worker_signals()
 
         import_modules(engine_modules)  # engines registered from outside the package, as in the main process
         _WORKER_FORMATS = {f.name: f for f in formats}
         _WORKER = SheetRenderer(options.template_dir, options.paper, PARTY_PDF in batch_files(formats), modules,
-                                options.layout, options.cards_per_page, options.pdf_variant)
+                                options.layout, options.cards_per_page, options.pdf_variant, options.card_backs)
         quiet_collector()
     except Exception as e:  # noqa: BLE001 - handed to the main process with the first task
         _INIT_ERROR = e

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from chargen.errors import OutputError
+from chargen.flavour import RELATIONS_KEY
 from chargen.formats import BatchInfo, Format, resolve
 from chargen.generate import make_character, numbered
 from chargen.run.files import atomic_write, character_stem, inside
@@ -33,7 +34,10 @@ class Writer:
         if members is None:
             return make_character(self.module, self.spec.seed, index, self.spec.request)
         slot = members.slots[index]  # its index counts within its line; its number is its file index
-        return numbered(make_character(self.module, slot.seed, slot.index, slot.request), index)
+        doc = numbered(make_character(self.module, slot.seed, slot.index, slot.request), index)
+        if members.relations is not None:
+            doc[RELATIONS_KEY] = members.relations.get(index, [])
+        return doc
 
     @property
     def data(self) -> tuple[Format, ...]:

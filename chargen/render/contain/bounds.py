@@ -38,6 +38,7 @@ import time
 from collections.abc import Iterable, Iterator, Mapping
 
 from jinja2.sandbox import modifies_known_mutable, safe_range
+from jinja2.utils import _PassArg
 
 # Limits of one render (a sheet, a cover page or an index). A built-in D100 II sheet
 # takes about 2,000 steps and outputs about 0.3 MB (standalone HTML, fonts included).
@@ -49,6 +50,13 @@ MAX_OUTPUT = 8_000_000           # characters of the HTML one render writes
 MAX_TAGS = 40_000                # elements of it (WeasyPrint needs about 20 KB of memory for each)
 MAX_SECONDS = 60.0               # wall-clock backstop: a built-in sheet renders in about 20 ms
 MAX_TEMPLATE_BYTES = 1_000_000   # one template file (the built-in ones are under 20 KB)
+# What a template makes, whatever the batch (issue 26, finding 9): the limits below scale with the characters
+# a render is handed, so that the documents it weighs fit, but one value an operator, filter or call makes
+# never passes MAX_MADE, all it makes together never MAX_BUILT, and memory stays bounded (1,000 blocks
+# make about 1.5 million; the index of 20,000 sheets 0.1 million).
+MAX_MADE = MAX_VALUE             # characters or items of one value made
+MAX_PIECES = 100_000             # slices or rows that |slice or |batch makes (each a new list)
+MAX_INDENT = 64                  # |tojson's indent (the output grows by it on every line)
 
 # What a render may spend for each character it is handed (a D100 II block spends about 210 steps,
 # 1,600 built, a value of 16,000 items (the document), 5,200 characters and 410 elements of
@@ -63,7 +71,8 @@ def limits(characters: int = 1) -> dict:
     """The limits of a render handed ``characters`` characters: each the larger of one render's
     (``MAX_*``) and ``characters`` times its ``PER_CHARACTER`` allowance."""
     n = max(1, characters)
-    return {k: max(globals()[name], PER_CHARACTER[k] * n) for k, name in _BASE.items()}
+    scaled = {k: max(globals()[name], PER_CHARACTER[k] * n) for k, name in _BASE.items()}
+    return {**scaled, "built": MAX_BUILT}  # what a render makes is not scaled (see MAX_MADE)
 
 clock = time.monotonic  # replaced in tests
 
@@ -131,20 +140,25 @@ def value_limit() -> int:
     return MAX_VALUE if b is None else b.limits["value"]
 
 
+def made_limit() -> int:
+    """The most characters or items one value an operator, filter or call makes may have."""
+    return min(value_limit(), MAX_MADE)
+
+
 def built(value: object) -> object:
     """``value`` (just made), once its size is counted against the budget."""
     n = shallow_size(value)
-    if n > value_limit():
-        raise LimitExceeded(too_big(n))
+    if n > made_limit():
+        raise LimitExceeded(too_big(n, made_limit()))
     b = _current.get()
     if b is not None:
         b.build(n)
     return value
 
 
-def too_big(n: int | str) -> str:
+def too_big(n: int | str, limit: int | None = None) -> str:
     amount = f"{n:,}" if isinstance(n, int) else n
-    return f"a value of {amount} characters or items is over the limit of {value_limit():,}"
+    return f"a value of {amount} characters or items is over the limit of {limit or value_limit():,}"
 
 
 def shallow_size(value: object) -> int:
@@ -222,10 +236,10 @@ def _times(left: object, right: object) -> object:
             raise LimitExceeded(f"a product of more than {MAX_INT_BITS:,} bits is over the limit")
         return left * right
     for seq, n in ((left, right), (right, left)):
-        if isinstance(seq, (str, list, tuple)) and _is_int(n):
+        if isinstance(seq, (str, bytes, list, tuple)) and _is_int(n):
             size = weight(seq) if isinstance(seq, (list, tuple)) else len(seq)
-            if n > 0 and size * n > value_limit():
-                raise LimitExceeded(too_big(size * n))
+            if n > 0 and size * n > made_limit():
+                raise LimitExceeded(too_big(size * n, made_limit()))
     return left * right
 
 
@@ -237,7 +251,7 @@ def _power(base: object, exponent: object) -> object:
 
 
 def _plus(left: object, right: object) -> object:
-    if isinstance(left, (str, list, tuple)) and isinstance(right, (str, list, tuple)):
+    if isinstance(left, (str, bytes, list, tuple)) and isinstance(right, (str, bytes, list, tuple)):
         check_text(left, right)
     return left + right
 
@@ -258,10 +272,10 @@ def check_format(text: str, args: object) -> None:
             if n == "*":
                 raise LimitExceeded("a '*' width or precision in a % format is not allowed in templates")
             if n is not None:
-                total += int(n) if len(n) < 12 else value_limit() + 1
+                total += int(n) if len(n) < 12 else made_limit() + 1
     check_text(args)
-    if total > value_limit():
-        raise LimitExceeded(f"a % format with widths of {total:,} characters is over the limit of {value_limit():,}")
+    if total > made_limit():
+        raise LimitExceeded(f"a % format with widths of {total:,} characters is over the limit of {made_limit():,}")
 
 
 def check_format_method(text: str, args: tuple, kwargs: dict) -> None:
@@ -274,10 +288,10 @@ def check_format_method(text: str, args: tuple, kwargs: dict) -> None:
     for _, _, spec, _ in fields:
         if spec and "{" in spec:
             raise LimitExceeded("a nested field in a format spec ('{:{w}}') is not allowed in templates")
-        total += sum(int(n) if len(n) < 12 else value_limit() + 1 for n in re.findall(r"\d+", spec or ""))
+        total += sum(int(n) if len(n) < 12 else made_limit() + 1 for n in re.findall(r"\d+", spec or ""))
     check_text(*args, *kwargs.values())
-    if total > value_limit():
-        raise LimitExceeded(f"a format with widths of {total:,} characters is over the limit of {value_limit():,}")
+    if total > made_limit():
+        raise LimitExceeded(f"a format with widths of {total:,} characters is over the limit of {made_limit():,}")
 
 
 # --- range, loops, filters and calls -----------------------------------------------------
@@ -302,7 +316,8 @@ def bounded_loop(iterable: Iterable) -> Iterator:
 
 # Width and count parameters of the built-in filters and str methods: the size of what they make.
 _FILTER_SIZES = {"center": ("width",), "indent": ("width",), "wordwrap": ("width",),
-                 "batch": ("linecount",), "slice": ("slices",)}
+                 "batch": ("linecount",), "slice": ("slices",), "tojson": ("indent",)}
+_FILTER_MOST = {"batch": MAX_PIECES, "slice": MAX_PIECES, "tojson": MAX_INDENT}  # else made_limit()
 _FILTER_INSERTS = {"format", "join", "replace", "indent", "wordwrap"}
 _STR_METHOD_SIZES = {"center", "ljust", "rjust", "zfill"}
 
@@ -310,6 +325,10 @@ _STR_METHOD_SIZES = {"center", "ljust", "rjust", "zfill"}
 def bounded_filter(name: str, f):
     """A filter that costs a step, refuses sizes over the limits and counts what it makes."""
     signature = inspect.signature(f) if name in _FILTER_SIZES or name in _FILTER_INSERTS else None
+    # An async-variant filter (slice, batch, join) is handed Jinja's context first, though the signature
+    # inspect reports (the sync function's) does not list it: skip it when binding.
+    skip = int(signature is not None and _PassArg.from_obj(f) is not None
+               and next(iter(signature.parameters), "") not in ("context", "eval_ctx", "environment"))
 
     @functools.wraps(f)
     def bounded(*args, **kwargs):
@@ -317,8 +336,8 @@ def bounded_filter(name: str, f):
         check_text(*args, *kwargs.values())
         if signature is None:
             return built(f(*args, **kwargs))
-        given = signature.bind(*args, **kwargs).arguments
-        check_sizes(name, [given.get(p) for p in _FILTER_SIZES.get(name, ())])
+        given = signature.bind(*args[skip:], **kwargs).arguments
+        check_sizes(name, [given.get(p) for p in _FILTER_SIZES.get(name, ())], _FILTER_MOST.get(name))
         if name == "format":
             check_format(str(given.get("value", "")), given.get("args") or given.get("kwargs"))
         elif name == "join":
@@ -335,14 +354,16 @@ def bounded_filter(name: str, f):
 
 def check_repeats(inserted: object, times: int) -> None:
     """Refuse a filter or method that would insert ``inserted`` ``times`` times, past the limit."""
-    if isinstance(inserted, str) and len(inserted) * times > value_limit():
-        raise LimitExceeded(too_big(len(inserted) * times))
+    if isinstance(inserted, (str, bytes)) and len(inserted) * times > made_limit():
+        raise LimitExceeded(too_big(len(inserted) * times, made_limit()))
 
 
-def check_sizes(what: str, sizes: list) -> None:
+def check_sizes(what: str, sizes: list, most: int | None = None) -> None:
+    most = made_limit() if most is None else min(most, made_limit())
     for n in sizes:
-        if _is_int(n) and n > value_limit():
-            raise LimitExceeded(f"{what}: {n:,} is over the limit of {value_limit():,} for a width or count")
+        n = len(n) if isinstance(n, str) else n  # json's indent may be a string
+        if _is_int(n) and n > most:
+            raise LimitExceeded(f"{what}: {n:,} is over the limit of {most:,} for a width or count")
 
 
 def before_call(obj, args: tuple, kwargs: dict) -> None:
@@ -355,17 +376,21 @@ def before_call(obj, args: tuple, kwargs: dict) -> None:
         b = _current.get()
         if b is not None:
             b.weights.clear()  # the call changes a container: what was weighed may have grown
-    if not isinstance(owner, str):
+    if not isinstance(owner, (str, bytes)):
         return
     given = [*args, *kwargs.values()]
     if method in _STR_METHOD_SIZES:
         check_sizes(method, given)
     elif method == "expandtabs":
-        check_sizes(method, [a * (owner.count("\t") + 1) for a in given if _is_int(a)])
+        check_sizes(method, [a * (owner.count("\t" if isinstance(owner, str) else b"\t") + 1) for a in given if _is_int(a)])
     elif method == "join" and given:
         check_repeats(owner, len(given[0]) if hasattr(given[0], "__len__") else value_limit())
     elif method == "replace" and len(given) > 1:
         check_repeats(given[1], len(owner) + 1)
+    elif method == "translate" and given and isinstance(given[0], Mapping):  # each character may become a text
+        longest = max((len(v) for v in given[0].values() if isinstance(v, (str, bytes))), default=1)
+        if longest * len(owner) > made_limit():
+            raise LimitExceeded(too_big(longest * len(owner), made_limit()))
     elif method == "format":
         check_format_method(owner, args, kwargs)
     elif method == "format_map" and args and isinstance(args[0], Mapping):

@@ -40,6 +40,7 @@ ENGINE = register(Engine(
     best_weapon="attack",
     ids=lambda rules: {"weapons": tuple(rules.weapons), "skills": tuple(s.id for s in rules.skills)},
     combat=attack,
+    play_files=("attacks", "fumbles", "wounds"),
 ))
 
 __all__ = ["ENGINE", "ROLL_OPTIONS", "build_rules", "generate", "resolve"]

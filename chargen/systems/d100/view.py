@@ -150,5 +150,16 @@ def view(doc: dict, rules=None) -> CharacterView:
     xp = doc.get("experience")
     facts = (doc["background"]["label"], *([f"{xp['profession']['label']} {xp['years']} years"] if xp else []))
     return CharacterView(header(doc, facts), _strip(doc, chars), (_locations(doc, rules),), _lists(doc),
-                         doc.get("notes") or "", _columns(doc, chars), _roster(doc), _key_figures(doc))
+                         doc.get("notes") or "", _columns(doc, chars), _roster(doc), _key_figures(doc),
+                         tuple(Figure(s["label"], s["value"], s["id"]) for s in doc["skills"]),
+                         tuple(s["id"] for s in doc["skills"] if _raised(s)))
+
+
+def _raised(skill: dict) -> bool:
+    """Whether a skill is raised past its base and category modifier (by experience, a profession,
+    an archetype, a pin or a hand edit): a source besides those two; without sources, above its base."""
+    sources = skill.get("sources")
+    if sources is None:
+        return skill["value"] > skill["base"]
+    return any(s.get("source") not in ("base", "category") for s in sources)
 

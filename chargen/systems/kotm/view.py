@@ -13,17 +13,22 @@ def span(r: list | None) -> str:
     return str(r[0]) if r[0] == r[1] else f"{r[0]}-{r[1]}"
 
 
+def pair(r: list | None) -> str:
+    """A range of faces as csv and text show it: "8-12", one face "8-8", none (an SD no roll reaches) "-"."""
+    return "-" if r is None else f"{r[0]}-{r[1]}"
+
+
 def weapon_text(w: dict) -> str:
     """'Sword (melee) +1, hit 2-7, critical 8-12, outstanding 13-20' (the text block's)."""
     d = w["damage"]
-    spans = ", ".join(f"{label} {d[key][0]}-{d[key][1]}" for key, label in
+    spans = ", ".join(f"{label} {pair(d[key])}" for key, label in
                       (("hit", "hit"), ("critical_success", "critical"), ("outstanding_success", "outstanding"))
                       if key in d)
     return f"{w['label']} ({w['kind']}) {w['damage_modifier']:+d}, {spans}"
 
 
 def _columns(doc: dict) -> tuple[Figure, ...]:
-    weapons = "; ".join(f"{w['label']} {w['damage']['hit'][0]}-{w['damage']['hit'][1]}" for w in doc["weapons"])
+    weapons = "; ".join(f"{w['label']} {pair(w['damage']['hit'])}" for w in doc["weapons"])
     pairs = (("profession", doc["profession"]["label"]), ("level", doc["level"]), ("sd", doc["sd"]),
              ("save_check", doc["save_check"]), ("critical_fumble_damage", doc["critical_fumble_damage"]),
              ("weapons", weapons))

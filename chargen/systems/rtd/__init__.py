@@ -75,6 +75,7 @@ ENGINE = register(Engine(
     best_weapon="damage",
     ids=lambda rules: {"weapons": tuple(rules.weapons), "skills": tuple(i for i, _ in rules.skill_pool)},
     combat=attack,
+    play_files=("wounding",),
 ))
 
 __all__ = ["ENGINE", "ROLL_OPTIONS", "build_rules", "generate", "resolve", "sheet_context"]

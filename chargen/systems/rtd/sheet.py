@@ -48,7 +48,11 @@ def _stat(rules: RtdRules, s: dict) -> dict:
         how = "automatic" if s["value"] >= t.max else "out of reach" if s["value"] < t.min else f"1D{t.max}"
         rows.append({"id": t.id, "label": t.label, "how": how, "odds": odds_entry(p)})
     return {"id": s["id"], "abbr": s["abbr"], "label": s["label"], "value": s["value"],
-            "tier": {"id": tier.id, "label": tier.label}, "difficulties": rows}
+            "tier": {"id": tier.id, "label": tier.label} if tier else _NO_TIER, "difficulties": rows}
+
+
+# a stat in no tier (pinned with --force beyond the tiers' range): shown as none, never a tier's name
+_NO_TIER = {"id": "", "label": "\u2013"}
 
 
 def _charts(rules: RtdRules) -> dict:

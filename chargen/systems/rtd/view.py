@@ -40,7 +40,8 @@ def view(doc: dict, rules=None) -> CharacterView:
     pairs = stats(doc, rules)
     return CharacterView(header(doc), (line(figures("stats", pairs)),), (), _lists(doc), doc.get("notes") or "",
                          _columns(doc, pairs), _roster(doc),
-                         _key_figures(doc))
+                         _key_figures(doc), tuple(Figure(f"{s['label']} XP", s["xp"], s["id"]) for s in doc["skills"]),
+                         tuple(s["id"] for s in doc["skills"] if s["xp"] > 0))
 
 
 def _key_figures(doc: dict) -> tuple[Figure, ...]:

@@ -9,7 +9,7 @@ Importing this package registers the three output formats in :data:`chargen.form
 from chargen.formats import register
 from chargen.systems.d100.interop import foundry, meg, statblock
 
-FORMATS = (meg.MegFormat(), foundry.FoundryFormat(), statblock.StatblockFormat())
+FORMATS = (meg.MegFormat(), foundry.FoundryFormat(), statblock.StatblockFormat(), foundry.FoundryNpcFormat())
 
 for _fmt in FORMATS:
     register(_fmt)

@@ -1,4 +1,5 @@
-"""``foundry``: a Foundry VTT actor for the ``brp`` system (Basic Roleplaying), one file per character.
+"""``foundry`` and ``foundry_npc``: a Foundry VTT actor for the ``brp`` 13 system (Basic Roleplaying),
+one file per character, and the whole batch in ``party.foundry.json`` (a JSON array of actors).
 
 Why ``brp`` and not ``rqg`` (``/work/shared/reference/formats.md`` section 2):
 brp is the generic D100 family D100 II belongs to, is ORC-licensed, and is the
@@ -7,79 +8,45 @@ only consumer model that keeps a skill's sources apart (``base``, ``culture``,
 records them; rqg is licence-restricted, Glorantha-specific (runes, passions,
 its own twelve skill categories) and keeps only a base and a gained chance.
 
-The file is what Foundry's "Import Data" takes: ``{name, type: "character",
-img, system, items, effects, flags, _stats}``. Characteristics go to
-``system.stats.<id>.base`` (``edu``, which D100 II lacks, is 0 unless a house rule
-adds it; any other characteristic a house rule adds gets its own key); every skill
-and every weapon skill is a ``skill`` item whose value is split by source
-(:func:`chargen.systems.d100.interop.d100view.skill_sources`: base to ``base``, profession
-to ``profession``, the category modifier to ``effects``, an archetype to
-``personality``, house rules, pins and hand edits to ``personal``, previous
-experience to ``xp``), so nothing is back-computed; each hit location is a
-``hit-location`` item. The whole chargen document rides in ``flags.chargen``
-(Foundry keeps a module's flags), so what brp has no field for is not lost.
+A file is what Foundry's "Import Data" takes: ``{name, type, img, system, items, effects, flags,
+_stats}``; ``foundry`` writes brp's ``character`` type, ``foundry_npc`` its ``npc`` type (skills
+scored base only, weapons by ``npcVal``). What the items hold and how brp's preparation lands on
+chargen's figures: :mod:`chargen.systems.d100.interop.foundry_actor`. The whole chargen document
+rides in ``flags.chargen.document`` (Foundry keeps a module's flags), so what brp has no field for
+is not lost.
+
+A batch goes into Foundry in one step with the import macro shipped as
+``examples/foundry/import-party.js``: it asks for ``party.foundry.json`` and creates every actor,
+in a folder named after the file (Foundry's own "Import Data" takes one actor, into an actor
+that exists already; a compendium module would need Foundry's LevelDB packs, which only Foundry
+or its CLI writes).
 """
 
 from __future__ import annotations
 
 import json
-import re
 
-from chargen.formats import Format
-from chargen.systems.d100.interop.d100view import CHARACTERISTICS, skill_sources
-from chargen.systems.d100.view import unusable
-from chargen.engines import view_of
+from chargen.formats import BatchInfo, Format
+from chargen.systems.d100.interop import foundry_actor
 
 IMG = "icons/svg/mystery-man.svg"  # Foundry's default actor image
-CORE_VERSION, SYSTEM_VERSION = "12.331", "12.0.0"  # source: default (the Foundry V12 generation chargen targets)
-SOURCE_FIELD = {"base": "base", "profession": "profession", "category": "effects", "archetype": "personality",
-                "overlay": "personal", "pin": "personal", "edit": "personal", "other": "personal",
-                "experience": "xp", "years": "xp"}
-SKILL_FIELDS = ("base", "xp", "culture", "profession", "personality", "personal", "effects")
+# source: default (brp 13.1.55, the release whose preparation was run on chargen's output; it runs on
+# Foundry 13 only, verified with 13.351 - brp's system.json)
+CORE_VERSION, SYSTEM_VERSION = "13.351", "13.1.55"
+BATCH_FILE = "party.foundry.json"
 
 
-def kebab(label: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", label.lower()).strip("-") or "skill"
-
-
-def _skill_item(label: str, category: str, parts: list[tuple[str, int]]) -> dict:
-    system = {f: 0 for f in SKILL_FIELDS}
-    for source, value in parts:
-        system[SOURCE_FIELD.get(source, "personal")] += value
-    system["category"] = category
-    return {"name": label, "type": "skill", "system": system, "effects": [],
-            "flags": {"brp": {"brpidFlag": {"id": f"i.skill.{kebab(label)}"}}}}
-
-
-def _weapon_parts(w: dict) -> list[tuple[str, int]]:
-    value = w["attack"] if w.get("attack") is not None else (w.get("parry") or 0)
-    if w.get("sources"):
-        return skill_sources({**w, "value": value})
-    return [("base", w["base"]), ("other", value - w["base"])]
-
-
-def _weapon_item(w: dict) -> dict:
-    """A weapon's skill item; one its bearer cannot use says so in its description."""
-    item = _skill_item(w["label"], "combat", _weapon_parts(w))
-    mark = unusable(w)
-    if mark:
-        item["system"]["description"] = f"<p>{mark[0].upper()}{mark[1:]}.</p>"
-    return item
-
-
-def actor(doc: dict) -> dict:
-    chars = view_of(doc).group("characteristics")
-    keys = [*CHARACTERISTICS, *(f.key for f in chars.figures if f.key not in CHARACTERISTICS), "edu"]
-    stats = {k: {"base": doc["characteristics"].get(k, 0), "culture": 0, "exp": 0, "age": 0, "effects": 0}
-             for k in dict.fromkeys(keys)}
-    items = [_skill_item(s["label"], s["category"], skill_sources(s)) for s in doc["skills"]]
-    items += [_weapon_item(w) for w in doc["weapons"]]
-    items += [{"name": h["label"], "type": "hit-location", "effects": [],
-               "system": {"lowRoll": h["melee"][0], "highRoll": h["melee"][1], "maxHP": h["hp"], "ap": h["ap"]},
-               "flags": {"brp": {"brpidFlag": {"id": f"i.hit-location.{kebab(h['label'])}"}}}}
-              for h in doc["hit_locations"]]
-    return {"name": doc["identity"]["name"], "type": "character", "img": IMG,
-            "system": {"stats": stats}, "items": items, "effects": [],
+def actor(doc: dict, npc: bool = False) -> dict:
+    """``doc`` as a brp actor (``npc``: brp's npc type)."""
+    system = foundry_actor.system_data(doc)
+    if npc:
+        flavour = system.get("biography")
+        system = {k: v for k, v in system.items() if k in ("stats", "health", "power", "move", "description")}
+        if flavour:
+            system["extDesc"] = flavour  # brp's npc has no biography: its extended description
+        system["hp"] = {"stat1": "siz", "stat2": "con", "multi": 0.5}  # brp's npc total: ceil((SIZ+CON)/2) + mod
+    return {"name": doc["identity"]["name"], "type": "npc" if npc else "character", "img": IMG,
+            "system": system, "items": foundry_actor.items(doc, npc), "effects": [],
             "flags": {"chargen": {"document": doc}},
             "_stats": {"systemId": "brp", "systemVersion": SYSTEM_VERSION, "coreVersion": CORE_VERSION}}
 
@@ -87,7 +54,22 @@ def actor(doc: dict) -> dict:
 class FoundryFormat(Format):
     name, suffix = "foundry", ".foundry.json"
     engines = ("d100",)
+    batch_file = BATCH_FILE
+    npc = False
 
     def to_bytes(self, doc: dict, renderer=None) -> bytes:
         self.check_engine(doc["system"]["engine"])
-        return (json.dumps(actor(doc), ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+        return (json.dumps(actor(doc, self.npc), ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+
+    def part(self, doc: dict) -> str:
+        self.check_engine(doc["system"]["engine"])
+        return json.dumps(actor(doc, self.npc), ensure_ascii=False)
+
+    def join(self, parts: list[str], info: BatchInfo) -> bytes:
+        return ("[\n" + ",\n".join(parts) + "\n]\n").encode("utf-8")
+
+
+class FoundryNpcFormat(FoundryFormat):
+    name, suffix = "foundry_npc", ".foundry-npc.json"
+    batch_file = "party.foundry-npc.json"
+    npc = True

@@ -23,23 +23,43 @@ import json
 import re
 from collections.abc import Callable
 
+from chargen.flavour.show import FEATURE as FLAVOUR_FEATURE, from_features
 from chargen.errors import CharacterError
 from chargen.systems.d100.generate import below_minimum
+from chargen.systems.d100.interop import mythras
+from chargen.systems.d100.interop.meg_values import MAX_NUMBER, _dice, _int, _list, _mapping, _span, ident  # noqa: F401
 from chargen.systems.d100.interop.meg import MEG_STATS, MELEE_REACH, MISSILE_REACH, SIZE, SPELL_LISTS
 
 Notice = Callable[[str], None]
-_RANGE = re.compile(r"^\s*(\d{1,3})\s*-\s*(\d{1,3})\s*$")
-_ONE = re.compile(r"^\s*(\d{1,3})\s*$")
 _SR = re.compile(r"^\s*(\d+)")
 _BONUS = re.compile(r"^D100 II bonus: attack ([+-]?\d+)%, parry ([+-]?\d+)%, defence ([+-]?\d+)%$")
 _STRIKE = re.compile(r"^D100 II strike ranks: SIZ (-?\d+), DEX (-?\d+)$")
 _PARRY = re.compile(r"^Parry: (.+) (-?\d+)%$")
-_ARMOUR = re.compile(r"^Armour: (.+) \(AP (\d+)\)$")
+_ARMOUR = re.compile(r"^Armour: (.+) \(AP (\d+)(?:, ENC (\d+(?:\.\d+)?))?\)$")
+_EXPERIENCE = re.compile(r"^Experience: (.+), (\d+) years \((.*)\)$")
+_ARCHETYPE = re.compile(r"^Archetype: (.+)$")
 _HEAD = re.compile(r"^.* character made by chargen \(seed (\d+), index (\d+)\)\..*$")
-_SLUG = re.compile(r"[^a-z0-9]+")
 KNOWN_KEYS = {"name", "cult_rank", "stats", "skills", *SPELL_LISTS, "hit_locations", "combat_styles", "attributes",
               "notes", "features", "cults", "spirits", "natural_armor", "profile", "notes_extra", "movement",
               "max_magic_points", "equipment"}
+
+
+IMPORT_OVERLAY = "MEG import"  # the overlay a document read from MEG records
+
+
+def is_import(doc: dict) -> bool:
+    """A document read from MEG (it holds MEG's totals, not rolls chargen can recompute)."""
+    return any(o.get("name") == IMPORT_OVERLAY for o in doc.get("system", {}).get("overlays", ())
+               if isinstance(o, dict))
+
+
+def nothing_to_check(path: str, docs: list[dict]) -> str:
+    """The one line ``chargen check`` says of a MEG file: what it checked, and why nothing more."""
+    made = [d for d in docs if d["seed"]["batch"]]  # chargen's own notes name the seed (read back into seed.batch)
+    n = len(docs)
+    return (f"{path}: MEG JSON, {n} NPC{'s' if n != 1 else ''} read (every field in range); MEG holds totals, "
+            "not the rolls and rules they came from, so no value can be recomputed"
+            + ("; check the character's chargen JSON or PDF instead" if made else ""))
 
 
 def is_meg(data: object) -> bool:
@@ -51,50 +71,6 @@ def is_meg(data: object) -> bool:
 
 def npcs(data: object) -> list[dict]:
     return data["enemies"] if isinstance(data, dict) else data
-
-
-def ident(text: str) -> str:
-    return _SLUG.sub("_", str(text).lower()).strip("_") or "item"
-
-
-def _int(value, where: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-        raise CharacterError(f"{where}: expected a number, not {type(value).__name__}")
-    try:
-        return int(float(value))
-    except ValueError:
-        raise CharacterError(f"{where}: expected a number, not {str(value)[:40]!r}") from None
-
-
-def _dice(value: str | None) -> str:
-    text = str(value or "0").replace("d", "D").replace(" ", "")
-    text = text.lstrip("+") if text.lstrip("+") != "" else "0"
-    return "0" if text in ("0", "-0") else (text if text.startswith("-") else "+" + text)
-
-
-def _list(value, where: str) -> list:
-    """A MEG list field: a list, or nothing (absent or null); anything else is an error."""
-    if value is None:
-        return []
-    if not isinstance(value, list):
-        raise CharacterError(f"{where}: expected a list, not {type(value).__name__}")
-    return value
-
-
-def _mapping(value, where: str) -> dict:
-    if value is None:
-        return {}
-    if not isinstance(value, dict):
-        raise CharacterError(f"{where}: expected an object, not {type(value).__name__}")
-    return value
-
-
-def _span(text, where: str) -> list[int]:
-    m = _RANGE.match(str(text)) or _ONE.match(str(text))
-    if not m:
-        raise CharacterError(f"{where}: expected a range like \"01-03\", not {str(text)[:40]!r}")
-    low = int(m[1])
-    return [low, int(m[2]) if m.lastindex == 2 else low]
 
 
 class NpcReader:
@@ -194,21 +170,30 @@ class NpcReader:
         return out
 
     def skills(self, chars: dict[str, int], categories: dict[str, int]) -> list[dict]:
+        """The D100 II skills (the rules' bases), with the totals MEG gives under a name that stands
+        for one of them; a Mythras skill that stands for none is kept as its own skill."""
         from chargen.systems.d100.generate import skills
 
         out = skills(self.rules, chars, categories)
-        by_label = {s["label"].lower(): s for s in out}
+        by_id, by_label = {s["id"]: s for s in out}, {s["label"].lower(): s for s in out}
+        named = mythras.reverse({s["id"]: s["label"] for s in out})
+        given = {}
+        for m in self.feature(re.compile("^" + re.escape(mythras.SKILLS_FEATURE) + ".*$")):
+            given.update(mythras.feature_values(m[0]))
         for n, entry in enumerate(self.field("skills")):
             if not isinstance(entry, dict) or len(entry) != 1:
                 raise CharacterError(f"{self.label}: skills[{n}]: expected one {{\"Skill\": total}} object")
             (name, total), = entry.items()
-            skill = by_label.get(str(name).lower())
-            if skill is None:
-                self.skip(f"skills[{n}] {str(name)[:60]!r}", "D100 II has no skill of that name")
-                continue
-            skill["value"] = _int(total, f"{self.label}: skills[{n}].{name}")
-            skill["modifier"] = skill["value"] - skill["base"]
-            skill["trained"] = skill["base"] > 0 or skill["value"] > 0
+            value = _int(total, f"{self.label}: skills[{n}].{name}")
+            key = str(name).strip().lower()
+            skill = by_label.get(key) or (by_id.get(named[key]) if named.get(key) else None)
+            if skill is not None:
+                _set(skill, value)
+            elif not mythras.merged(key, value, given, {s["id"]: s["label"] for s in out}):
+                out.append(mythras.own_skill(ident(name), str(name)[:60], value))  # stands for no one D100 II skill
+        for label, value in given.items():
+            if label in by_label:
+                _set(by_label[label], value)
         return out
 
     def weapons(self, chars: dict[str, int], combat: dict) -> list[dict]:
@@ -254,6 +239,11 @@ class NpcReader:
         kind = "shield" if "shield" in kind_of else "missile" if "ranged" in kind_of else "melee"
         rule = known.get(name.lower())
         damage = str(w.get("damage") or "").replace("d", "D").replace(" ", "") or None
+        dm = combat["damage_modifier"]
+        if damage and not w.get("add_damage_modifier") and dm != "0" and damage.endswith(dm) and len(damage) > len(dm):
+            damage, add_dm = damage[:-len(dm)], True  # chargen's: the character's modifier written into the damage
+        else:
+            add_dm = bool(w.get("add_damage_modifier"))
         if kind == "shield" and damage == "0":
             damage = None
         reach = str(w.get("range") or "").split("/")
@@ -266,8 +256,7 @@ class NpcReader:
             "attack": None if kind == "shield" else value,
             "parry": parry.get(name.lower(), value if kind == "shield" else None),
             "damage": damage,
-            "damage_modifier": (combat["damage_modifier"] if w.get("add_damage_modifier") else "0")
-            if damage else None,
+            "damage_modifier": (dm if add_dm else "0") if damage else None,
             "sr": _strike_rank(kind, rule, combat), "range": rng,
             "ap": _int(w["ap"], f"{where}.ap") if kind == "shield" and "ap" in w else None,
             "hp": _int(w.get("hp", 0), f"{where}.hp"), "enc": 0,
@@ -277,7 +266,14 @@ class NpcReader:
 
     def armour(self, locations: list[dict]) -> list[dict]:
         enc = {str(e.get("name")): e.get("enc", 0) for e in self.field("equipment") if isinstance(e, dict)}
-        pieces = {m[1]: int(m[2]) for m in self.feature(_ARMOUR)}
+        for h, loc in zip(self.field("hit_locations"), locations):  # Foundry's: a piece's ENC summed over its locations
+            if len(loc["armour"]) == 1 and isinstance(h.get("enc"), (int, float)) and not isinstance(h["enc"], bool):
+                enc[loc["armour"][0]] = enc.get(loc["armour"][0], 0) + h["enc"]
+        pieces = {}
+        for m in self.feature(_ARMOUR):
+            pieces[m[1]] = int(m[2])
+            if m[3] is not None:
+                enc[m[1]] = float(m[3]) if "." in m[3] else int(m[3])
         for loc in locations:
             for label in loc["armour"]:
                 pieces.setdefault(label, loc["ap"])
@@ -307,6 +303,16 @@ class NpcReader:
             if key not in KNOWN_KEYS:
                 self.skip(str(key)[:40], "not a MEG field chargen knows")
 
+    def made_as(self) -> dict:
+        """The archetype and previous experience chargen's features record ("Archetype: ...", "Experience: ...")."""
+        out = {}
+        for m in self.feature(_ARCHETYPE)[:1]:
+            out["archetype"] = {"id": ident(m[1]), "label": m[1]}
+        for m in self.feature(_EXPERIENCE)[:1]:
+            out["experience"] = {"profession": {"id": ident(m[1]), "label": m[1]}, "years": int(m[2]),
+                                 "years_dice": m[3]}
+        return out
+
     def document(self) -> dict:
         from chargen.generate import SCHEMA_VERSION
         from chargen.systems.d100.generate import experience_modifier
@@ -321,12 +327,12 @@ class NpcReader:
         notes = str(npc.get("notes") or "")
         head = _HEAD.match(notes.split("\n", 1)[0])
         background = next((f[len("Background: "):] for f in self.features if f.startswith("Background: ")),
-                          profile.get("career") or "Unknown")
+                          profile.get("culture") or profile.get("social_class") or profile.get("career") or "Unknown")
         digest = hashlib.sha256(json.dumps(npc, sort_keys=True, ensure_ascii=False).encode("utf-8")).hexdigest()
         doc = {
             "schema": SCHEMA_VERSION,
             "system": {"id": m.id, "name": m.name, "version": m.version, "engine": m.engine, "rules_hash": m.hash,
-                       "overlays": [{"name": "MEG import", "hash": f"sha256:{digest}"}]},
+                       "overlays": [{"name": IMPORT_OVERLAY, "hash": f"sha256:{digest}"}]},
             "seed": {"batch": int(head[1]) if head else 0, "index": int(head[2]) if head else self.position,
                      "character": 0},
             "identity": {"name": str(npc.get("name") or f"NPC {self.position + 1}")[:200],
@@ -339,6 +345,7 @@ class NpcReader:
             "skill_categories": categories,
             "experience_modifier": experience_modifier(self.rules, chars),
             "skills": self.skills(chars, categories),
+            **self.made_as(),
             "weapons": self.weapons(chars, combat),
             "background": {"id": ident(background), "label": str(background)},
             "money": {"starting": 0, "dice": "", "income": None, "income_until_age": None,
@@ -346,6 +353,7 @@ class NpcReader:
             "armour": armour,
             "equipment": self.equipment(armour),
             "notes": notes.split("\n", 1)[1] if head and "\n" in notes else ("" if head else notes),
+            **from_features(self.feature(FLAVOUR_FEATURE)),  # the flavour: "Appearance: ..." (chargen.flavour.show)
             "rolls": [],
         }
         self.unread()
@@ -368,6 +376,12 @@ def read_meg(data: object, label: str, notice: Notice) -> list[tuple[str, dict]]
     if extra:
         notice(f"{label}: additional_features: {len(extra)} party feature{'s' if len(extra) != 1 else ''}; not read")
     return out
+
+
+def _set(skill: dict, value: int) -> None:
+    skill["value"] = value
+    skill["modifier"] = value - skill["base"]
+    skill["trained"] = skill["base"] > 0 or value > 0
 
 
 def _strike_rank(kind: str, rule, combat: dict) -> int | None:
