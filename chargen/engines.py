@@ -178,6 +178,8 @@ class Engine:
     # the module's files read only in play (the combat tables), not to make a character: the rules hash leaves
     # them out, so a character made before they changed still finds its rules
     play_files: tuple[str, ...] = ()
+    # its fight rules (chargen.fight.play describes them): `chargen fight` and the encounter estimate
+    fight: object | None = None
 
 
 def read_schema(package: str, name: str = "schema.json") -> dict:

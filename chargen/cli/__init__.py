@@ -124,7 +124,7 @@ def debug_anywhere(command: click.Command) -> None:
         debug_anywhere(sub)
 
 
-from chargen.cli import edit, generate, npcs, roll, rules  # noqa: E402,F401 - register the commands
+from chargen.cli import edit, fight, generate, npcs, roll, rules  # noqa: E402,F401 - register the commands
 
 for _command in cli.commands.values():
     debug_anywhere(_command)

@@ -2,6 +2,7 @@
 
 from chargen.engines import Engine, NameScheme, RollOption, read_schema, register, sheet_block_card
 from chargen.systems.d100.attack import attack
+from chargen.systems.d100.fight import KIT as FIGHT
 from chargen.systems.d100.experience import check_request, signature
 from chargen.systems.d100.generate import draw_identity, generate
 from chargen.systems.d100.pins import pin_targets
@@ -41,6 +42,7 @@ ENGINE = register(Engine(
     ids=lambda rules: {"weapons": tuple(rules.weapons), "skills": tuple(s.id for s in rules.skills)},
     combat=attack,
     play_files=("attacks", "fumbles", "wounds"),
+    fight=FIGHT,
 ))
 
 __all__ = ["ENGINE", "ROLL_OPTIONS", "build_rules", "generate", "resolve"]

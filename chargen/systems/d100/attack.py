@@ -47,21 +47,30 @@ def attack(rules, draws, attacker: dict, defender: dict, choices: Choices) -> Re
     weapon = attack_weapon(a, choices.weapon)
     item = parry_item(d, choices.parry, weapon, t)
     aimed = d.spot(choices.aim) if choices.aim is not None else None
+    trail = blow(rules, draws, a, d, weapon, item, choices.defence, aimed)
+    summary = _summary(a, d, weapon, trail.tally)
+    inputs = {"attacker": a.name, "defender": d.name, "weapon": weapon["id"], "parry": item["id"] if item else None,
+              "defence": choices.defence, "aim": choices.aim}
+    return Resolution("d100", "attack", inputs, trail.tally["defender"], summary, tuple(trail.steps), trail.result)
+
+
+def blow(rules, draws, a: Fighter, d: Fighter, weapon: dict, item: dict | None, defence: int | None = None,
+         aimed: Spot | None = None) -> Trail:
+    """One attack of ``a`` with ``weapon`` on ``d`` parrying with ``item`` (None: no parry), each with the
+    damage taken so far (a fight); the trail's ``tally`` and ``result`` say what it did."""
+    t: AttackRules = rules.attack
     trail = Trail(draws)
     trail.tally = {"attack": "", "fumble": "none", "parry": "none", "defender": "unhurt", "attacker": "unhurt",
                    "attacking weapon": "intact", "parrying item": "intact" if item else "none"}
-    chance = _chance(trail, t, a, d, weapon, choices.defence, aimed)
+    chance = _chance(trail, t, a, d, weapon, defence, aimed)
     result = _roll(trail, chance, "attack", "attack")
     trail.tally["attack"] = result
     if result == "fumble":
         _fumble(trail, t, rules, a, weapon)
     else:
         _resolve(trail, t, rules, weapon, d, item, result, aimed)
-    summary = _summary(a, d, weapon, trail.tally)
-    inputs = {"attacker": a.name, "defender": d.name, "weapon": weapon["id"], "parry": item["id"] if item else None,
-              "defence": choices.defence, "aim": choices.aim}
     trail.result.update(tally=dict(trail.tally), chance=chance)
-    return Resolution("d100", "attack", inputs, trail.tally["defender"], summary, tuple(trail.steps), trail.result)
+    return trail
 
 
 def _chance(trail: Trail, t: AttackRules, a: Fighter, d: Fighter, weapon: dict, asked: int | None,
@@ -190,6 +199,7 @@ def _weapon_damaged(trail: Trail, by: dict, target: dict, tally: str, whose: str
     hp = int(target.get("hp") or 0)
     broken = hit > hp
     trail.tally[tally] = "broken" if broken else "damaged"
+    trail.result.setdefault("weapon_hits", {})[tally] = hit
     trail.step("damage to weapon", str(hit), f"{whose} strikes the {target['label']} ({hp} hit points): "
                + ("it breaks" if broken else f"{hp - hit} hit points left"), str(dice_of(by["damage"])), str(hit))
 
@@ -213,7 +223,7 @@ def _strike(trail: Trail, t: AttackRules, rules, d: Fighter, weapon: dict, damag
     trail.tally[tally] = w.state
     trail.result[tally] = {"location": spot.id, "damage": damage, "through_armour": blow, "applied": w.applied,
                            "location_hp_left": w.spot_left, "hp_left": w.hp_left, "state": w.state}
-    text = f"{spot.label} {spot.hp} -> {w.spot_left}, total {d.hp} -> {w.hp_left}"
+    text = f"{spot.label} {d.left(spot)} -> {w.spot_left}, total {d.hp - d.hp_taken} -> {w.hp_left}"
     trail.step("wound", f"{d.name} {t.state(w.state).label}", "; ".join((text,) + w.effects))
 
 

@@ -35,6 +35,12 @@ class Fighter:
     hp: int
     defence: int
     spots: tuple[Spot, ...]
+    taken: tuple[int, ...] = ()   # damage each spot has taken so far (a fight); () = none
+    hp_taken: int = 0             # damage the total has taken so far
+
+    def left(self, spot: Spot) -> int:
+        """The points ``spot`` has left."""
+        return spot.hp - (self.taken[self.spots.index(spot)] if self.taken else 0)
 
     def weapon(self, weapon_id: str) -> dict | None:
         return next((w for w in self.doc.get("weapons") or () if w.get("id") == weapon_id), None)
@@ -125,18 +131,23 @@ class Wound:
 
 
 def wound(t: AttackRules, f: Fighter, spot: Spot, blow: int) -> Wound:
-    """What a blow of ``blow`` points through armour does to an unhurt ``f`` at ``spot``."""
+    """What a blow of ``blow`` points through armour does to ``f`` at ``spot`` (with the damage ``f``
+    has taken so far: a limb takes at most twice its points in all; a single blow past twice them
+    incapacitates; the location's points equalled or exceeded, or exceeded by 6 by this blow, count
+    from the points it had left)."""
     states, texts = [], []
+    before = f.left(spot)
     applied = blow
     if blow > 0:
         states.append("hurt")
-    if spot.kind in t.limb_kinds and blow > t.limb_times * spot.hp:
-        applied = t.limb_times * spot.hp
-        states.append(t.limb_effect.state)
-        texts.append(t.limb_effect.text)
-    spot_left, hp_left = spot.hp - applied, f.hp - applied
+    if spot.kind in t.limb_kinds:
+        applied = min(blow, max(0, t.limb_times * spot.hp - (spot.hp - before)))
+        if blow > t.limb_times * spot.hp:
+            states.append(t.limb_effect.state)
+            texts.append(t.limb_effect.text)
+    spot_left, hp_left = before - applied, f.hp - f.hp_taken - applied
     for effect, applies in ((t.equalled.get(spot.kind), blow > 0 and spot_left <= 0),
-                            (t.exceeded.get(spot.kind), blow > 0 and blow - spot.hp >= t.exceeded_points)):
+                            (t.exceeded.get(spot.kind), blow > 0 and blow - before >= t.exceeded_points)):
         if applies and effect is not None:
             states.append(effect.state)
             texts.append(effect.text)

@@ -131,7 +131,7 @@ def build(docs: dict[str, Located], problems: Problems) -> D100Rules | None:
     ids = {"characteristic": char_ids, "skill": skill_ids, "background": bg_ids, "names": set(names)}
     archetypes = archetypes_table(optional_cursor(docs, "archetypes", problems), refs, ids, experience)
     attack = attack_tables(*(optional_cursor(docs, f, problems) for f in ("attacks", "fumbles", "wounds")),
-                           weapon_ids, tuple(location_hp))
+                           weapon_ids, tuple(location_hp), {loc.id for loc in locations or ()})
     currency = docs["module"].data.get("currency") or {"label": "silver pieces", "abbr": "sp", "source": "default"}
     if problems.items:
         return None

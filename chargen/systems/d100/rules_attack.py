@@ -85,6 +85,11 @@ class AttackRules:
     limb_effect: Effect
     exceeded_points: int
     exceeded: dict[str, Effect]
+    strike_ranks: int = 12            # the melee round (round:), for chargen fight
+    prepare_weapon: int = 5
+    pull_free_on: frozenset = frozenset()
+    weapon_arm: str = ""              # the hit location holding the attacking weapon
+    shield_arm: str = ""              # the one holding the shield or second weapon
 
     def fumble(self, face: int) -> FumbleRow:
         return next(r for r in self.fumbles if r.low <= face <= r.high)
@@ -98,7 +103,7 @@ class AttackRules:
 
 
 def attack_tables(attacks: Cursor | None, fumbles: Cursor | None, wounds: Cursor | None,
-                  weapon_ids: set, kinds: tuple[str, ...]) -> AttackRules | None:
+                  weapon_ids: set, kinds: tuple[str, ...], location_ids: set = frozenset()) -> AttackRules | None:
     """The typed combat tables, or None when the module has none (all three files, or none).
     ``kinds``: the kinds of hit location (hit_locations.yaml's location_hp rows: leg, arm, ...)."""
     given = [c for c in (attacks, fumbles, wounds) if c is not None]
@@ -107,7 +112,7 @@ def attack_tables(attacks: Cursor | None, fumbles: Cursor | None, wounds: Cursor
     if len(given) < 3:
         given[0].fail("the combat tables are three files: attacks.yaml, fumbles.yaml and wounds.yaml (give all or none)")
         return None
-    parts = {**_attacks(attacks, weapon_ids), **_fumbles(fumbles), **_wounds(wounds, kinds)}
+    parts = {**_attacks(attacks, weapon_ids, location_ids), **_fumbles(fumbles), **_wounds(wounds, kinds)}
     if any(v is None for v in parts.values()):
         return None
     return AttackRules(**parts)
@@ -121,8 +126,11 @@ def _sourced(c: Cursor, required: tuple = (), optional: tuple = ()) -> bool:
     return ok
 
 
-def _attacks(c: Cursor, weapon_ids: set) -> dict:
-    _sourced(c, ("defence", "aiming", "specials", "critical", "parry", "damage_to_weapons", "weapon_classes", "damage"))
+def _attacks(c: Cursor, weapon_ids: set, location_ids: set) -> dict:
+    _sourced(c, ("defence", "aiming", "specials", "critical", "parry", "damage_to_weapons", "weapon_classes", "damage",
+                  "round"))
+    rd = c["round"]
+    _sourced(rd, ("strike_ranks", "prepare_weapon", "pull_free_on", "weapon_arm", "shield_arm"))
     de, aim, cr, dmg = c["defence"], c["aiming"], c["critical"], c["damage"]
     _sourced(de, ("block",))
     _sourced(aim, ("strike_rank", "divide_by"))
@@ -149,7 +157,11 @@ def _attacks(c: Cursor, weapon_ids: set) -> dict:
             "aim_divide": aim["divide_by"].int(1, 100), "specials": specials,
             "critical_ignores_armour": cr["ignores_armour"].bool(), "parry_succeeds": succeeds,
             "missile_items": missile, "parry": parry, "harmless": harmless,
-            "classes": _classes(c["weapon_classes"], weapon_ids), "damage_minimum": dmg["minimum"].int(0, 1000)}
+            "classes": _classes(c["weapon_classes"], weapon_ids), "damage_minimum": dmg["minimum"].int(0, 1000),
+            "strike_ranks": rd["strike_ranks"].int(1, 100), "prepare_weapon": rd["prepare_weapon"].int(0, 100),
+            "pull_free_on": frozenset(x.one_of(DEGREES) for x in rd["pull_free_on"].list()),
+            "weapon_arm": rd["weapon_arm"].ref(location_ids, "hit location"),
+            "shield_arm": rd["shield_arm"].ref(location_ids, "hit location")}
 
 
 def _parry_rows(c: Cursor) -> dict[str, ParryRow] | None:

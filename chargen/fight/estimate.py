@@ -1,0 +1,146 @@
+"""The odds of an encounter: many fights between two sides, played by the engine's fight rules,
+and what they add up to (each side's chance to win with its 95% interval, rounds, losses, and
+the most dangerous combatant of each side).
+
+Fight ``n`` of an estimate draws on its own stream (:func:`chargen.fight.play.fight_draws`), so
+the figures are the same for any number of worker processes and in any order.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+import statistics
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+
+from chargen import engines
+from chargen.errors import OptionError
+from chargen.fight.play import fight_draws, play
+from chargen.fight.tactics import Tactics
+
+DEFAULT_FIGHTS = 2000
+MAX_FIGHTS = 100_000
+Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True)
+class SideSpec:
+    """One side: its label (the party file or folder it came from) and its characters' documents."""
+
+    label: str
+    docs: tuple[dict, ...]
+
+
+@dataclass
+class Estimate:
+    sides: tuple[SideSpec, SideSpec]
+    system: str
+    fights: int
+    seed: int
+    tactics: Tactics
+    wins: list = field(default_factory=lambda: [0, 0])
+    unended: int = 0          # stopped at the round limit
+    mutual: int = 0           # both sides fell or fled in the same round
+    rounds: list = field(default_factory=list)   # of the fights that ended
+    out: list = field(default_factory=lambda: [0, 0])
+    dead: list = field(default_factory=lambda: [0, 0])
+    credits: dict = field(default_factory=dict)  # (side, index) -> enemies put out, over all fights
+
+    def share(self, side: int) -> tuple[float, float, float]:
+        """Side ``side``'s chance to win and its 95% (Wilson score) interval."""
+        return wilson(self.wins[side], self.fights)
+
+    def most_dangerous(self, side: int) -> tuple[str, float] | None:
+        """The combatant of ``side`` who put the most enemies out per fight, and that figure."""
+        mine = [(n, i) for (s, i), n in self.credits.items() if s == side]
+        if not mine:
+            return None
+        n, i = max(mine, key=lambda x: (x[0], -x[1]))
+        return self.sides[side].docs[i]["identity"]["name"], n / self.fights
+
+
+def wilson(k: int, n: int) -> tuple[float, float, float]:
+    """The share ``k/n`` and its 95% Wilson score interval."""
+    if n == 0:
+        return 0.0, 0.0, 1.0
+    p = k / n
+    den = 1 + Z95 ** 2 / n
+    mid = (p + Z95 ** 2 / (2 * n)) / den
+    half = Z95 * math.sqrt(p * (1 - p) / n + Z95 ** 2 / (4 * n * n)) / den
+    return p, max(0.0, mid - half), min(1.0, mid + half)
+
+
+_JOB: tuple | None = None  # (kit, rules, profiles, seed, tactics): what forked workers play
+
+
+def _play_range(bounds: tuple[int, int]) -> list[tuple]:
+    kit, rules, profiles, seed, tactics = _JOB
+    out = []
+    for n in range(*bounds):
+        o = play(kit, rules, profiles, fight_draws(seed, n), tactics)
+        out.append((o.winner, o.rounds, o.ended, o.out, o.dead, tuple(sorted(o.credits.items()))))
+    return out
+
+
+def estimate(module, sides: tuple[SideSpec, SideSpec], fights: int = DEFAULT_FIGHTS, seed: int = 0,
+             tactics: Tactics = Tactics(), jobs: int = 1) -> Estimate:
+    """Play ``fights`` fights between ``sides`` under ``module``'s rules (on ``jobs`` processes)."""
+    global _JOB
+    if not 1 <= fights <= MAX_FIGHTS:
+        raise OptionError(f"--fights {fights}: from 1 to {MAX_FIGHTS}")
+    engine = engines.require(module.engine)
+    kit = engine.fight
+    if kit is None:
+        raise OptionError(f"--system {module.id} plays no fights yet")
+    profiles = tuple([kit.profile(module.rules, d) for d in side.docs] for side in sides)
+    _JOB = (kit, module.rules, profiles, seed, tactics)
+    est = Estimate(sides, module.id, fights, seed, tactics)
+    try:
+        for row in _results(fights, jobs):
+            _add(est, row)
+    finally:
+        _JOB = None
+    return est
+
+
+def _results(fights: int, jobs: int):
+    jobs = max(1, min(jobs, fights // 200 or 1))
+    if jobs == 1 or "fork" not in multiprocessing.get_all_start_methods():
+        yield from _play_range((0, fights))
+        return
+    step = -(-fights // (jobs * 4))
+    chunks = [(a, min(fights, a + step)) for a in range(0, fights, step)]
+    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
+        for rows in pool.map(_play_range, chunks):
+            yield from rows
+
+
+def _add(est: Estimate, row: tuple) -> None:
+    winner, rounds, ended, out, dead, credits = row
+    if winner is not None:
+        est.wins[winner] += 1
+    elif ended:
+        est.mutual += 1
+    if ended:
+        est.rounds.append(rounds)
+    else:
+        est.unended += 1
+    for s in (0, 1):
+        est.out[s] += out[s]
+        est.dead[s] += dead[s]
+    for k, n in credits:
+        est.credits[k] = est.credits.get(k, 0) + n
+
+
+def rounds_summary(est: Estimate) -> tuple[float, int, int] | None:
+    """The median rounds of the fights that ended, and the 10th and 90th percentiles."""
+    if not est.rounds:
+        return None
+    r = sorted(est.rounds)
+    return statistics.median(r), r[int(0.1 * (len(r) - 1))], r[int(0.9 * (len(r) - 1))]
+
+
+def default_jobs() -> int:
+    return max(1, min(os.cpu_count() or 1, 8))

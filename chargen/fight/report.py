@@ -1,0 +1,72 @@
+"""An encounter estimate as text for people, a document for tools, and the line an encounter sheet prints."""
+
+from __future__ import annotations
+
+from chargen.fight.estimate import Estimate, rounds_summary
+from chargen.fight.tactics import DEFAULT_MORALE
+
+
+def pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def to_json(est: Estimate) -> dict:
+    r = rounds_summary(est)
+    return {
+        "system": est.system, "seed": est.seed, "fights": est.fights, "tactics": est.tactics.to_json(),
+        "sides": [_side_json(est, s) for s in (0, 1)],
+        "neither": {"both_fell_or_fled": est.mutual, "round_limit": est.unended},
+        "rounds": None if r is None else {"median": r[0], "p10": r[1], "p90": r[2]},
+    }
+
+
+def _side_json(est: Estimate, s: int) -> dict:
+    share, lo, hi = est.share(s)
+    danger = est.most_dangerous(s)
+    return {"label": est.sides[s].label, "fighters": [d["identity"]["name"] for d in est.sides[s].docs],
+            "wins": est.wins[s], "share": round(share, 4), "interval95": [round(lo, 4), round(hi, 4)],
+            "out_per_fight": round(est.out[s] / est.fights, 3), "dead_per_fight": round(est.dead[s] / est.fights, 3),
+            "most_dangerous": None if danger is None else {"name": danger[0], "out_per_fight": round(danger[1], 3)}}
+
+
+def text(est: Estimate) -> str:
+    a, b = (est.sides[s].label for s in (0, 1))
+    n = (len(est.sides[0].docs), len(est.sides[1].docs))
+    lines = [f"{a} ({n[0]}) against {b} ({n[1]}): {est.fights:,} fights, seed {est.seed}"]
+    if est.unended == est.fights and not any(est.out) and not any(est.wins):
+        lines.append(f"  nobody can hurt anybody: every fight stopped at the round limit "
+                     f"({est.tactics.max_rounds} rounds) with nobody out")
+    for s in (0, 1):
+        share, lo, hi = est.share(s)
+        lines.append(f"  {est.sides[s].label} win {pct(share)} ({pct(lo)}-{pct(hi)}, 95%)")
+    if est.mutual or est.unended:
+        lines.append(f"  neither side: {pct((est.mutual + est.unended) / est.fights)} (both fell or fled in one round: "
+                     f"{est.mutual}; stopped at the round limit of {est.tactics.max_rounds}: {est.unended})")
+    r = rounds_summary(est)
+    if r is not None:
+        lines.append(f"  rounds: median {r[0]:g}, 80% of fights from {r[1]} to {r[2]}")
+    lines.append("  out of the fight, a fight (of them dead): " + "; ".join(
+        f"{est.sides[s].label} {est.out[s] / est.fights:.1f} of {n[s]} ({est.dead[s] / est.fights:.1f})" for s in (0, 1)))
+    for s in (0, 1):
+        danger = est.most_dangerous(s)
+        if danger is not None:
+            lines.append(f"  most dangerous of {est.sides[s].label}: {danger[0]} "
+                         f"(puts {danger[1]:.2f} enemies out a fight)")
+    lines.append("  tactics: " + tactics_text(est.tactics))
+    return "\n".join(lines) + "\n"
+
+
+def tactics_text(t) -> str:
+    morale = ("fights to the last" if t.morale >= 1 else
+              f"a side breaks and flees once more than {t.morale} of it is out")
+    default = " (the defaults)" if (t.target, t.parry, t.morale) == ("spread", "first", DEFAULT_MORALE) else ""
+    return f"target {t.target}, parry {t.parry}, {morale}, at most {t.max_rounds} rounds{default}"
+
+
+def sheet_line(est: Estimate, side: int = 0) -> str:
+    """What an encounter sheet prints: "the bandits win 23% (20-26%), 4 rounds"."""
+    share, lo, hi = est.share(side)
+    r = rounds_summary(est)
+    rounds = f", {r[0]:g} rounds (median)" if r is not None else ""
+    return (f"{est.sides[side].label} win {100 * share:.0f}% ({100 * lo:.0f}-{100 * hi:.0f}%) against "
+            f"{est.sides[1 - side].label}{rounds}")

@@ -1,0 +1,68 @@
+"""What the seeds leave to the players in a fight: whom to attack, when to parry, when a side breaks.
+
+Every choice here is this project's (``source: default``), an option of ``chargen fight``,
+and the same for every system.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from chargen.errors import OptionError
+
+TARGETS = {
+    "spread": "each fighter attacks the standing enemy fewest of his side have attacked this round "
+              "(the first in order on a tie): the melee pairs off, as a game master sets figures",
+    "random": "each fighter attacks a standing enemy drawn at random for each attack",
+    "weakest": "each fighter attacks the standing enemy with the fewest hit points left (the first on a tie)",
+}
+PARRIES = {
+    "first": "a fighter parries the first attack on him each round that he can parry",
+    "never": "nobody parries",
+}
+DEFAULT_MAX_ROUNDS = 50
+DEFAULT_MORALE = Fraction(1, 2)
+
+
+@dataclass(frozen=True, slots=True)
+class Tactics:
+    target: str = "spread"
+    parry: str = "first"
+    morale: Fraction = DEFAULT_MORALE  # a side breaks and flees once more than this share of it is out
+    max_rounds: int = DEFAULT_MAX_ROUNDS
+
+    def to_json(self) -> dict:
+        return {"target": self.target, "parry": self.parry, "morale": str(self.morale),
+                "max_rounds": self.max_rounds}
+
+
+def tactics(target: str = "spread", parry: str = "first", morale: str = "1/2",
+            max_rounds: int = DEFAULT_MAX_ROUNDS) -> Tactics:
+    """The tactics the options name; a bad value is an :class:`OptionError`."""
+    if target not in TARGETS:
+        raise OptionError(f"--target {target[:40]!r}: expected one of: {', '.join(TARGETS)}")
+    if parry not in PARRIES:
+        raise OptionError(f"--parry {parry[:40]!r}: expected one of: {', '.join(PARRIES)}")
+    try:
+        share = Fraction(morale)
+    except (ValueError, ZeroDivisionError):
+        share = Fraction(-1)
+    if not 0 <= share <= 1 or len(morale) > 20:
+        raise OptionError(f"--morale {morale[:40]!r}: a share from 0 to 1 (1/2: a side breaks once more than half "
+                          "of it is out; 1: it fights to the last)")
+    if not 1 <= max_rounds <= 1000:
+        raise OptionError(f"--max-rounds {max_rounds}: from 1 to 1000")
+    return Tactics(target, parry, share, max_rounds)
+
+
+def pick_target(t: Tactics, draws, enemies: list, aimed: dict) -> object | None:
+    """The enemy an attacker strikes: one of ``enemies`` (standing, in side order) by the tactic;
+    ``aimed`` counts the attacks each enemy (by index) has had this round from the attacker's side."""
+    if not enemies:
+        return None
+    if t.target == "random":
+        return enemies[draws.die(len(enemies), "target") - 1] if len(enemies) > 1 else enemies[0]
+    if t.target == "weakest":
+        return min(enemies, key=lambda e: e.vigour)
+    return min(enemies, key=lambda e: aimed.get(e.index, 0))

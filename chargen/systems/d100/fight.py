@@ -1,0 +1,240 @@
+"""D100 II fights: the melee round by strike ranks (attacks.yaml ``round:``), each attack by
+:func:`chargen.systems.d100.attack.blow`, the damage carried from blow to blow.
+
+The engine's fight rules (:mod:`chargen.fight.play` describes the interface). A
+combatant attacks once a round with his best melee weapon at its strike rank and
+parries at most one attack, by the readings in attacks.yaml's ``round:``; what a
+blow does to him (wounds.yaml) and to his weapons lasts the fight.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from chargen.errors import CharacterError
+from chargen.fight.tactics import pick_target
+from chargen.systems.d100.attack import blow
+from chargen.systems.d100.degrees import degree
+from chargen.systems.d100.fighter import Fighter, fighter, usable
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A character as a combatant, built once: his fighter, melee weapons best first, shields best first."""
+
+    fighter: Fighter
+    weapons: tuple[dict, ...]
+    shields: tuple[dict, ...]
+
+
+def profile(rules, doc: dict) -> Profile:
+    if rules.attack is None:
+        raise CharacterError("this D100 II module has no combat tables (attacks.yaml, fumbles.yaml, wounds.yaml)")
+    f = fighter(doc, rules)
+    gear = [w for w in doc.get("weapons") or () if isinstance(w, dict) and usable(w)]
+    weapons = sorted((w for w in gear if w.get("kind") == "melee" and isinstance(w.get("attack"), int)),
+                     key=lambda w: -w["attack"])
+    shields = sorted((w for w in gear if w.get("kind") == "shield" and isinstance(w.get("parry"), int)),
+                     key=lambda w: -w["parry"])
+    return Profile(f, tuple(weapons), tuple(shields))
+
+
+class Combatant:
+    """One fighter in one fight: the damage he has taken, his state, what he has lost."""
+
+    __slots__ = ("side", "index", "p", "f", "state", "lost", "worn", "skip", "delay", "parried", "idle", "out", "dead",
+                 "sr")
+
+    def __init__(self, p: Profile, side: int, index: int):
+        self.side, self.index, self.p, self.f = side, index, p, p.fighter
+        self.state, self.lost, self.worn = "unhurt", frozenset(), ()  # worn: (item id, hit points lost) pairs
+        self.skip = self.delay = 0
+        self.parried = self.idle = self.out = self.dead = False
+        self.sr = None  # the strike rank of his attack this round
+
+    @property
+    def name(self) -> str:
+        return self.f.name
+
+    @property
+    def vigour(self) -> int:
+        return self.f.hp - self.f.hp_taken
+
+
+def fresh(p: Profile, side: int, index: int) -> Combatant:
+    return Combatant(p, side, index)
+
+
+def key(c: Combatant) -> tuple:
+    return (c.f.taken, c.f.hp_taken, c.state, c.lost, c.worn, c.skip, c.delay)
+
+
+def clone(c: Combatant) -> Combatant:
+    n = Combatant(c.p, c.side, c.index)
+    for name in ("f", "state", "lost", "worn", "skip", "delay", "out", "dead"):
+        setattr(n, name, getattr(c, name))
+    return n
+
+
+def _disabled(rules, c: Combatant, spot_id: str) -> bool:
+    """Whether a location's points are equalled or exceeded (a limb disabled: wounds.yaml ``equalled``)."""
+    for i, s in enumerate(c.f.spots):
+        if s.id == spot_id:
+            return bool(c.f.taken) and c.f.taken[i] >= s.hp
+    return False
+
+
+def _item(c: Combatant, item: dict) -> dict:
+    lost = dict(c.worn).get(item["id"])
+    return item if not lost else {**item, "hp": int(item.get("hp") or 0) - lost}
+
+
+def weapon_in_hand(rules, c: Combatant) -> dict | None:
+    if _disabled(rules, c, rules.attack.weapon_arm):
+        return None
+    return next((w for w in c.p.weapons if w["id"] not in c.lost), None)
+
+
+def parry_with(rules, c: Combatant, weapon: dict | None) -> dict | None:
+    """His parrying item this round: a shield, else a two-handed weapon, else a second one-handed weapon."""
+    off_hand = not _disabled(rules, c, rules.attack.shield_arm)
+    if off_hand:
+        shield = next((s for s in c.p.shields if s["id"] not in c.lost), None)
+        if shield is not None:
+            return shield
+    if weapon is not None and weapon.get("hands") == 2:
+        return weapon if off_hand else None
+    if not off_hand:
+        return None
+    others = [w for w in c.p.weapons if w["id"] not in c.lost and w is not weapon and w.get("hands") != 2
+              and isinstance(w.get("parry"), int)]
+    return max(others, key=lambda w: w["parry"], default=None)
+
+
+def play_round(rules, draws, sides, tactics, credit) -> None:
+    """One melee round: the attacks in strike-rank order, those of one rank simultaneous."""
+    acts = []
+    for side in sides:
+        for c in side:
+            c.parried = c.idle = False
+            c.sr = None
+            if c.out:
+                continue
+            if c.skip:
+                c.skip -= 1
+                continue
+            w = weapon_in_hand(rules, c)
+            sr = int(w.get("sr") or 0) + c.delay if w is not None else None
+            c.delay = 0
+            if sr is not None and sr <= rules.attack.strike_ranks:
+                c.sr = sr
+                acts.append((sr, c.side, c.index, c))
+    acts.sort(key=lambda a: a[:3])
+    aimed: tuple[dict, dict] = ({}, {})
+    start = 0
+    while start < len(acts):
+        group = [a[3] for a in acts[start:] if a[0] == acts[start][0]]
+        start += len(group)
+        for c in [c for c in group if not c.out and not c.idle]:  # the rank's blows land together
+            w = weapon_in_hand(rules, c)
+            enemies = [e for e in sides[1 - c.side] if not e.out]
+            target = pick_target(tactics, draws, enemies, aimed[c.side]) if w is not None else None
+            if target is None:
+                continue
+            aimed[c.side][target.index] = aimed[c.side].get(target.index, 0) + 1
+            _attack(rules, draws, c, w, target, tactics, credit)
+
+
+def _attack(rules, draws, c: Combatant, w: dict, d: Combatant, tactics, credit) -> None:
+    item = _parry(rules, c, d, tactics)
+    trail = blow(rules, draws, c.f, d.f, _item(c, w), _item(d, item) if item is not None else None)
+    tally = trail.tally
+    if tally["parry"] != "none":
+        d.parried = True
+    if tally["parrying item"] == "broken":
+        d.lost |= {item["id"]}
+    _hurt(rules, d, trail.result.get("defender"), c, credit)
+    _hurt(rules, c, trail.result.get("attacker"), None, credit)
+    _weapon_fate(rules, draws, c, w, tally["attacking weapon"], trail.result.get("weapon_hits", {}))
+    c.skip += trail.result.get("loses_rounds", 0)
+
+
+def _parry(rules, c: Combatant, d: Combatant, tactics) -> dict | None:
+    if tactics.parry != "first" or d.parried or d.idle or d.out:
+        return None
+    weapon = weapon_in_hand(rules, d)
+    item = parry_with(rules, d, weapon)
+    if item is not None and item is weapon and d.sr == c.sr:
+        return None  # a two-handed weapon does not parry on its own attack's strike rank
+    return item
+
+
+def _hurt(rules, c: Combatant, wound: dict | None, striker: Combatant | None, credit) -> None:
+    """Carry a blow's wound (attack.blow's result) on ``c``."""
+    if not wound:
+        return
+    t = rules.attack
+    i = next(n for n, s in enumerate(c.f.spots) if s.id == wound["location"])
+    taken = list(c.f.taken or (0,) * len(c.f.spots))
+    taken[i] += wound["applied"]
+    c.f = replace(c.f, taken=tuple(taken), hp_taken=c.f.hp_taken + wound["applied"])
+    c.state = t.worst((c.state, wound["state"]))
+    spot = c.f.spots[i]
+    if spot.kind in t.limb_kinds and spot.id not in (t.weapon_arm, t.shield_arm) and wound["location_hp_left"] <= 0:
+        c.idle = True  # a leg gone: he falls, no other action this round
+    if not c.out and t.state(c.state).out:
+        c.out = True
+        if striker is not None:
+            credit(striker, c)
+    c.dead = c.state == "dead"
+
+
+def _weapon_fate(rules, draws, c: Combatant, w: dict, fate: str, hits: dict) -> None:
+    t = rules.attack
+    if fate == "damaged":
+        worn = dict(c.worn)
+        worn[w["id"]] = worn.get(w["id"], 0) + hits.get("attacking weapon", 0)
+        c.worn = tuple(sorted(worn.items()))
+    elif fate == "dropped":
+        c.delay = t.prepare_weapon
+    elif fate == "broken":
+        c.lost |= {w["id"]}
+        c.delay = t.prepare_weapon
+    elif fate == "stuck":
+        chance = int(w["attack"])
+        face = draws.die(100, "pull free", key=lambda f: degree(f, chance) in t.pull_free_on)
+        if degree(face, chance) not in t.pull_free_on:
+            c.lost |= {w["id"]}
+            c.delay = t.prepare_weapon
+
+
+def order(rules, p: Profile) -> list[dict]:
+    """His lines of the combat-order table: each melee weapon at its strike rank."""
+    parry = parry_with_profile(rules, p)
+    return [{"sr": int(w.get("sr") or 0), "weapon": w["label"], "attack": w["attack"],
+             "damage": w["damage"] + _dm(w), "parry": f"{parry['label']} {parry['parry']}%" if parry else "-",
+             "hp": p.fighter.hp, "locations": [(s.label, s.hp, s.ap) for s in p.fighter.spots]}
+            for w in p.weapons]
+
+
+def parry_with_profile(rules, p: Profile) -> dict | None:
+    return parry_with(rules, Combatant(p, 0, 0), p.weapons[0] if p.weapons else None)
+
+
+def _dm(w: dict) -> str:
+    dm = w.get("damage_modifier")
+    return "" if dm in (None, "", "0") else (dm if dm.startswith(("+", "-")) else "+" + dm)
+
+
+class Kit:
+    """The D100 II engine's fight rules (Engine.fight)."""
+
+    profile = staticmethod(profile)
+    fresh = staticmethod(fresh)
+    round = staticmethod(play_round)
+    key = staticmethod(key)
+    clone = staticmethod(clone)
+    order = staticmethod(order)
+
+
+KIT = Kit()
