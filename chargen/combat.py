@@ -9,7 +9,9 @@ so the odds shown are computed by the very code that resolves the attack.
 
 A procedure must read a die only through the ``key`` it passes (the degree of a
 D100 roll, the location of a 1D20 face): the odds branch once per key, on the
-smallest face that gives it. Totals of dice (damage) branch once per total.
+smallest face that gives it. Totals of dice (damage) branch once per total. A key
+is a function of the face, or the tuple of every face's key (face 1 first; the
+branches of a tuple are computed once).
 """
 
 from __future__ import annotations
@@ -50,36 +52,50 @@ class _Need(Exception):
 
 
 class _Branches:
-    """Draws for the odds: replays a prefix of choices; asks for a branch past its end."""
+    """Draws for the odds: replays a prefix of choices; asks for a branch past its end. ``exact``:
+    weights as fractions, else as floats (the fight chain: many branches, fast)."""
 
-    def __init__(self, prefix: tuple[int, ...]):
-        self.prefix, self.used, self.weight = prefix, 0, Fraction(1)
+    def __init__(self, prefix: tuple[int, ...], exact: bool = True):
+        self.prefix, self.used, self.exact = prefix, 0, exact
+        self.weight = Fraction(1) if exact else 1.0
 
-    def _take(self, options: list[tuple[int, Fraction]]) -> int:
+    def _take(self, options: list[tuple[int, Fraction, float]]) -> int:
         if self.used == len(self.prefix):
             raise _Need(options)
-        value, p = options[self.prefix[self.used]]
+        value, p, f = options[self.prefix[self.used]]
         self.used += 1
-        self.weight *= p
+        self.weight *= p if self.exact else f
         return value
 
-    def die(self, sides: int, purpose: str, key: Callable[[int], Hashable] | None = None) -> int:
+    def die(self, sides: int, purpose: str, key=None) -> int:
+        if key is None or isinstance(key, tuple):
+            return self._take(_grouped_faces(sides, key))
         return self._take(_grouped(sides, key))
 
     def roll(self, dice: Dice, purpose: str) -> int:
-        return self._take(totals(dice))
+        return self._take(_totals3(dice))
 
     def faces(self) -> tuple[int, ...]:
         return ()
 
 
-def _grouped(sides: int, key) -> list[tuple[int, Fraction]]:
+def _grouped(sides: int, key) -> list[tuple[int, Fraction, float]]:
     if key is None:
-        return [(f, Fraction(1, sides)) for f in range(1, sides + 1)]
+        return [(f, Fraction(1, sides), 1 / sides) for f in range(1, sides + 1)]
     first: dict[Hashable, list] = {}
     for face in range(1, sides + 1):
         first.setdefault(key(face), [face, 0])[1] += 1
-    return [(face, Fraction(n, sides)) for face, n in first.values()]
+    return [(face, Fraction(n, sides), n / sides) for face, n in first.values()]
+
+
+@functools.lru_cache(maxsize=4096)
+def _grouped_faces(sides: int, keys: tuple | None) -> list[tuple[int, Fraction, float]]:
+    return _grouped(sides, None if keys is None else (lambda f: keys[f - 1]))
+
+
+@functools.lru_cache(maxsize=256)
+def _totals3(dice: Dice) -> list[tuple[int, Fraction, float]]:
+    return [(t, p, float(p)) for t, p in totals(dice)]
 
 
 @functools.lru_cache(maxsize=256)
@@ -98,14 +114,15 @@ def totals(dice: Dice) -> list[tuple[int, Fraction]]:
     return sorted(dist.items())
 
 
-def enumerate_outcomes(procedure: Callable[[object], Hashable]) -> dict[Hashable, Fraction]:
-    """The exact distribution of ``procedure(draws)``'s results over every value its draws can take."""
-    out: dict[Hashable, Fraction] = {}
+def enumerate_outcomes(procedure: Callable[[object], Hashable], exact: bool = True) -> dict[Hashable, Fraction]:
+    """The exact distribution of ``procedure(draws)``'s results over every value its draws can take
+    (``exact``: as fractions; else as floats)."""
+    out: dict = {}
     stack: list[tuple[int, ...]] = [()]
     leaves = 0
     while stack:
         prefix = stack.pop()
-        draws = _Branches(prefix)
+        draws = _Branches(prefix, exact)
         try:
             value = procedure(draws)
         except _Need as need:
@@ -114,7 +131,7 @@ def enumerate_outcomes(procedure: Callable[[object], Hashable]) -> dict[Hashable
         leaves += 1
         if leaves > MAX_BRANCHES:
             raise TooManyRolls(f"an attack's odds took more than {MAX_BRANCHES} branches to enumerate")
-        out[value] = out.get(value, Fraction(0)) + draws.weight
+        out[value] = out.get(value, 0) + draws.weight
     return out
 
 
@@ -165,6 +182,7 @@ def attack_odds(module, attacker: dict, defender: dict, choices: Choices) -> dic
     return out
 
 
+@functools.lru_cache(maxsize=1024)
 def dice_of(text: str | None) -> Dice:
     """A stored damage or modifier expression ("1D8+1", "+1D4", "0", None) as dice."""
     if text in (None, "", "0"):

@@ -86,17 +86,27 @@ def play(kit, rules, profiles: tuple[list, list], draws, tactics) -> Outcome:
         if striker.side != victim.side:
             credits[(striker.side, striker.index)] = credits.get((striker.side, striker.index), 0) + 1
 
-    rounds, fled = 0, [False, False]
+    rounds = 0
     while rounds < tactics.max_rounds:
         rounds += 1
         kit.round(rules, draws, sides, tactics, credit)
-        done = [all(c.out for c in side) for side in sides]
-        for s, side in enumerate(sides):
-            if not done[s] and not done[1 - s] and broken(side, tactics.morale):
-                fled[s] = True
+        done, fled = settle(sides, tactics)
         if any(done) or any(fled):
             return _outcome(sides, rounds, done, fled, credits, True)
-    return _outcome(sides, rounds, [False, False], fled, credits, False)
+    return _outcome(sides, rounds, [False, False], [False, False], credits, False)
+
+
+def settle(sides, tactics) -> tuple[list, list]:
+    """After a round: which sides are all out, and which break and flee (more than the tactics'
+    ``morale`` share of it out, while both sides still stand)."""
+    done = [all(c.out for c in side) for side in sides]
+    fled = [not any(done) and broken(side, tactics.morale) for side in sides]
+    return done, fled
+
+
+def winner_of(done: list, fled: list) -> int | None:
+    lost = [done[s] or fled[s] for s in (0, 1)]
+    return None if lost[0] == lost[1] else (1 if lost[0] else 0)
 
 
 def broken(side: list, morale) -> bool:
@@ -105,8 +115,7 @@ def broken(side: list, morale) -> bool:
 
 
 def _outcome(sides, rounds: int, done: list, fled: list, credits: dict, ended: bool) -> Outcome:
-    lost = [done[s] or fled[s] for s in (0, 1)]
-    winner = None if lost[0] == lost[1] else (1 if lost[0] else 0)
+    winner = winner_of(done, fled)
     out = tuple(sum(c.out for c in side) for side in sides)
     dead = tuple(sum(c.dead for c in side) for side in sides)
     return Outcome(winner, rounds, out, dead, tuple(fled), credits, ended)

@@ -112,7 +112,7 @@ def _degrees(chance: int) -> tuple[str, ...]:
 
 def _roll(trail: Trail, chance: int, table: str, purpose: str) -> str:
     degrees = _degrees(chance)
-    face = trail.draws.die(100, purpose, key=lambda f: degrees[f - 1])
+    face = trail.draws.die(100, purpose, key=degrees)
     result = degrees[face - 1]
     trail.step(table, result.capitalize(), f"{_why(face, chance, result)} ({_ranges(chance)})", "1D100",
                d100_text(face))
@@ -208,7 +208,7 @@ def _strike(trail: Trail, t: AttackRules, rules, d: Fighter, weapon: dict, damag
             aimed: Spot | None, tally: str, stuck: bool = False) -> None:
     column = "missile" if weapon.get("kind") == "missile" else "melee"
     if aimed is None:
-        face = trail.draws.die(rules.location_die, "hit location", key=lambda f: d.spot_at(f, column).id)
+        face = trail.draws.die(rules.location_die, "hit location", key=_spot_keys(d.spots, column, rules.location_die))
         spot = d.spot_at(face, column)
         trail.step("hit location", spot.label, f"{column} column", f"1D{rules.location_die}", str(face))
     else:
@@ -227,8 +227,15 @@ def _strike(trail: Trail, t: AttackRules, rules, d: Fighter, weapon: dict, damag
     trail.step("wound", f"{d.name} {t.state(w.state).label}", "; ".join((text,) + w.effects))
 
 
+@functools.lru_cache(maxsize=1024)
+def _spot_keys(spots: tuple, column: str, die: int) -> tuple[str, ...]:
+    """The location each face of the location die strikes."""
+    return tuple(next(s.id for s in spots if getattr(s, column)[0] <= f <= getattr(s, column)[1])
+                 for f in range(1, die + 1))
+
+
 def _fumble(trail: Trail, t: AttackRules, rules, a: Fighter, weapon: dict) -> None:
-    face = trail.draws.die(t.fumble_die, "fumble", key=lambda f: t.fumble(f).id)
+    face = trail.draws.die(t.fumble_die, "fumble", key=t.fumble_keys)
     row = t.fumble(face)
     trail.step("fumbled attack table", row.label, row.text, f"1D{t.fumble_die}",
                d100_text(face) if t.fumble_die == 100 else str(face), depth=1)

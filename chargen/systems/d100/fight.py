@@ -9,12 +9,12 @@ blow does to him (wounds.yaml) and to his weapons lasts the fight.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
 
 from chargen.errors import CharacterError
 from chargen.fight.tactics import pick_target
-from chargen.systems.d100.attack import blow
-from chargen.systems.d100.degrees import degree
+from chargen.systems.d100.attack import _degrees, blow
 from chargen.systems.d100.fighter import Fighter, fighter, usable
 
 
@@ -43,7 +43,7 @@ class Combatant:
     """One fighter in one fight: the damage he has taken, his state, what he has lost."""
 
     __slots__ = ("side", "index", "p", "f", "state", "lost", "worn", "skip", "delay", "parried", "idle", "out", "dead",
-                 "sr")
+                 "sr", "ready")
 
     def __init__(self, p: Profile, side: int, index: int):
         self.side, self.index, self.p, self.f = side, index, p, p.fighter
@@ -51,6 +51,7 @@ class Combatant:
         self.skip = self.delay = 0
         self.parried = self.idle = self.out = self.dead = False
         self.sr = None  # the strike rank of his attack this round
+        self.ready = False  # at his rank, able to strike (the rank's blows land together)
 
     @property
     def name(self) -> str:
@@ -65,13 +66,22 @@ def fresh(p: Profile, side: int, index: int) -> Combatant:
     return Combatant(p, side, index)
 
 
+_STATE = ("f", "state", "lost", "worn", "skip", "delay", "out", "dead", "parried", "idle", "sr", "ready")
+
+
 def key(c: Combatant) -> tuple:
+    """Everything about ``c`` that decides what happens next, between rounds (the exact chain's state)."""
     return (c.f.taken, c.f.hp_taken, c.state, c.lost, c.worn, c.skip, c.delay)
+
+
+def round_key(c: Combatant) -> tuple:
+    """What about ``c`` lasts only within a round (reset when the next one is planned)."""
+    return (c.parried, c.idle, c.sr, c.ready)
 
 
 def clone(c: Combatant) -> Combatant:
     n = Combatant(c.p, c.side, c.index)
-    for name in ("f", "state", "lost", "worn", "skip", "delay", "out", "dead"):
+    for name in _STATE:
         setattr(n, name, getattr(c, name))
     return n
 
@@ -111,12 +121,25 @@ def parry_with(rules, c: Combatant, weapon: dict | None) -> dict | None:
     return max(others, key=lambda w: w["parry"], default=None)
 
 
-def play_round(rules, draws, sides, tactics, credit) -> None:
-    """One melee round: the attacks in strike-rank order, those of one rank simultaneous."""
+@dataclass
+class Round:
+    """A round's plan, made at its start: its steps in strike-rank order, and the attacks each side
+    has aimed at each enemy so far (the ``spread`` tactic)."""
+
+    steps: tuple
+    aimed: tuple = ()
+
+    def key(self) -> tuple:
+        return tuple(tuple(sorted(a.items())) for a in self.aimed)
+
+
+def plan(rules, sides, tactics) -> Round:
+    """Start a round: who attacks, at which strike rank. The steps: for each rank, ``("ready", ids)``
+    (who of that rank can still act: they strike together) then ``("attack", id)`` for each."""
     acts = []
     for side in sides:
         for c in side:
-            c.parried = c.idle = False
+            c.parried = c.idle = c.ready = False
             c.sr = None
             if c.out:
                 continue
@@ -128,21 +151,37 @@ def play_round(rules, draws, sides, tactics, credit) -> None:
             c.delay = 0
             if sr is not None and sr <= rules.attack.strike_ranks:
                 c.sr = sr
-                acts.append((sr, c.side, c.index, c))
-    acts.sort(key=lambda a: a[:3])
-    aimed: tuple[dict, dict] = ({}, {})
-    start = 0
-    while start < len(acts):
-        group = [a[3] for a in acts[start:] if a[0] == acts[start][0]]
-        start += len(group)
-        for c in [c for c in group if not c.out and not c.idle]:  # the rank's blows land together
-            w = weapon_in_hand(rules, c)
-            enemies = [e for e in sides[1 - c.side] if not e.out]
-            target = pick_target(tactics, draws, enemies, aimed[c.side]) if w is not None else None
-            if target is None:
-                continue
-            aimed[c.side][target.index] = aimed[c.side].get(target.index, 0) + 1
-            _attack(rules, draws, c, w, target, tactics, credit)
+                acts.append((sr, c.side, c.index))
+    acts.sort()
+    steps = []
+    for sr in sorted({a[0] for a in acts}):
+        ids = tuple(a[1:] for a in acts if a[0] == sr)
+        steps += [("ready", ids)] + [("attack", i) for i in ids]
+    return Round(tuple(steps), ({}, {}))
+
+
+def step(rules, draws, sides, tactics, credit, rnd: Round, what: tuple) -> None:
+    """One step of a round's plan."""
+    kind, ids = what
+    if kind == "ready":  # the rank's fighters still able strike, even if a blow of the rank fells them
+        for s, i in ids:
+            c = sides[s][i]
+            c.ready = not c.out and not c.idle
+        return
+    c = sides[ids[0]][ids[1]]
+    w = weapon_in_hand(rules, c) if c.ready else None
+    enemies = [e for e in sides[1 - c.side] if not e.out]
+    target = pick_target(tactics, draws, enemies, rnd.aimed[c.side]) if w is not None else None
+    if target is not None:
+        rnd.aimed[c.side][target.index] = rnd.aimed[c.side].get(target.index, 0) + 1
+        _attack(rules, draws, c, w, target, tactics, credit)
+
+
+def play_round(rules, draws, sides, tactics, credit) -> None:
+    """One melee round: the attacks in strike-rank order, those of one rank simultaneous."""
+    rnd = plan(rules, sides, tactics)
+    for what in rnd.steps:
+        step(rules, draws, sides, tactics, credit, rnd, what)
 
 
 def _attack(rules, draws, c: Combatant, w: dict, d: Combatant, tactics, credit) -> None:
@@ -202,10 +241,17 @@ def _weapon_fate(rules, draws, c: Combatant, w: dict, fate: str, hits: dict) -> 
         c.delay = t.prepare_weapon
     elif fate == "stuck":
         chance = int(w["attack"])
-        face = draws.die(100, "pull free", key=lambda f: degree(f, chance) in t.pull_free_on)
-        if degree(face, chance) not in t.pull_free_on:
+        freed = _freed(chance, t.pull_free_on)
+        face = draws.die(100, "pull free", key=freed)
+        if not freed[face - 1]:
             c.lost |= {w["id"]}
             c.delay = t.prepare_weapon
+
+
+@functools.lru_cache(maxsize=1024)
+def _freed(chance: int, degrees: frozenset) -> tuple[bool, ...]:
+    """Whether each D100 face pulls a stuck weapon free (an impale rolled again)."""
+    return tuple(d in degrees for d in _degrees(chance))
 
 
 def order(rules, p: Profile) -> list[dict]:
@@ -232,7 +278,10 @@ class Kit:
     profile = staticmethod(profile)
     fresh = staticmethod(fresh)
     round = staticmethod(play_round)
+    plan = staticmethod(plan)
+    step = staticmethod(step)
     key = staticmethod(key)
+    round_key = staticmethod(round_key)
     clone = staticmethod(clone)
     order = staticmethod(order)
 

@@ -6,6 +6,7 @@ before, and ``chargen roll --attacker`` says that it has no combat tables.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from chargen.rules.check import Cursor, check_unique
@@ -90,6 +91,11 @@ class AttackRules:
     pull_free_on: frozenset = frozenset()
     weapon_arm: str = ""              # the hit location holding the attacking weapon
     shield_arm: str = ""              # the one holding the shield or second weapon
+
+    @functools.cached_property
+    def fumble_keys(self) -> tuple[str, ...]:
+        """The fumble row of each face of the fumble die (face 1 first)."""
+        return tuple(self.fumble(f).id for f in range(1, self.fumble_die + 1))
 
     def fumble(self, face: int) -> FumbleRow:
         return next(r for r in self.fumbles if r.low <= face <= r.high)
