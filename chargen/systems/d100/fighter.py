@@ -133,8 +133,8 @@ class Wound:
 def wound(t: AttackRules, f: Fighter, spot: Spot, blow: int) -> Wound:
     """What a blow of ``blow`` points through armour does to ``f`` at ``spot`` (with the damage ``f``
     has taken so far: a limb takes at most twice its points in all; a single blow past twice them
-    incapacitates; the location's points equalled or exceeded, or exceeded by 6 by this blow, count
-    from the points it had left)."""
+    incapacitates; the location's points equalled or exceeded count from the points it had left, and
+    exceeded by 6 from those, or from 0 when it had none left: the 6 are of this one blow)."""
     states, texts = [], []
     before = f.left(spot)
     applied = blow
@@ -147,7 +147,7 @@ def wound(t: AttackRules, f: Fighter, spot: Spot, blow: int) -> Wound:
             texts.append(t.limb_effect.text)
     spot_left, hp_left = before - applied, f.hp - f.hp_taken - applied
     for effect, applies in ((t.equalled.get(spot.kind), blow > 0 and spot_left <= 0),
-                            (t.exceeded.get(spot.kind), blow > 0 and blow - before >= t.exceeded_points)):
+                            (t.exceeded.get(spot.kind), blow > 0 and blow - max(before, 0) >= t.exceeded_points)):
         if applies and effect is not None:
             states.append(effect.state)
             texts.append(effect.text)

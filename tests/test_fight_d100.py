@@ -1,0 +1,287 @@
+"""D100 II fights (chargen fight): the melee round's rules, one test each; the sanity a game master
+expects; and the exact chain against the simulation."""
+
+from __future__ import annotations
+
+import copy
+import functools
+from pathlib import Path
+
+import pytest
+
+from chargen import engines
+from chargen.fight.estimate import SideSpec, estimate
+from chargen.fight.exact import exact
+from chargen.fight.play import play
+from chargen.fight.tactics import Tactics, tactics
+from chargen.generate import GenerationRequest, make_character
+from chargen.rules import load_builtin, load_module
+
+HOUSE = Path(__file__).parent / "house"
+KIT = engines.get("d100").fight
+from chargen.systems.d100 import fight as d100_fight  # noqa: E402 - the kit's own helpers
+
+
+@functools.lru_cache(maxsize=None)
+def _made(archetype: str, seed: int, count: int, overlay: str | None = None) -> tuple:
+    module = load_module("d100", [HOUSE / overlay]) if overlay else load_builtin("d100")
+    return tuple(make_character(module, seed, i, GenerationRequest(archetype=archetype)) for i in range(count))
+
+
+def made(archetype: str, seed: int = 1, count: int = 1, overlay: str | None = None) -> list[dict]:
+    return copy.deepcopy(list(_made(archetype, seed, count, overlay)))
+
+
+class Script:
+    """Draws that return the values given, in order (a fight's dice fixed by the test)."""
+
+    def __init__(self, *values: int):
+        self.values = list(values)
+        self.asked: list[str] = []
+
+    def die(self, sides, purpose, key=None):
+        self.asked.append(purpose)
+        return self.values.pop(0)
+
+    def roll(self, dice, purpose):
+        self.asked.append(purpose)
+        return self.values.pop(0)
+
+    def faces(self):
+        return ()
+
+
+def duel(a: dict, b: dict, rules=None) -> tuple[list, list]:
+    rules = rules or load_builtin("d100").rules
+    return [KIT.fresh(KIT.profile(rules, a), 0, 0)], [KIT.fresh(KIT.profile(rules, b), 1, 0)]
+
+
+def armed(doc: dict, weapon: dict, sr: int, attack: int = 50, parry: int | None = None) -> dict:
+    """``doc`` with only ``weapon`` (a copy of one of the rules' weapons' figures) at ``sr``."""
+    w = {"id": weapon["id"], "label": weapon["label"], "kind": "melee", "attack": attack,
+         "parry": attack if parry is None else parry, "damage": weapon["damage"], "damage_modifier": "0", "sr": sr,
+         "ap": None, "hp": weapon["hp"], "special": weapon["special"], "hands": weapon["hands"], "below_minimum": None}
+    doc["weapons"] = [w]
+    doc["combat"]["damage_modifier"] = "0"
+    doc["combat"]["defence"] = 0
+    return doc
+
+
+def weapon(wid: str) -> dict:
+    """A melee weapon of the rules (weapons.yaml)."""
+    return next(w for w in load_builtin("d100").data["weapons"]["melee"] if w["id"] == wid)
+
+
+def credit(*_):
+    pass
+
+
+# -- The Melee Round: "resolved in order, starting with SR 0"; "Characters who are disabled lose any
+#    remaining actions" -----------------------------------------------------------------------------
+
+def test_the_lower_strike_rank_strikes_first_and_a_fighter_put_out_loses_his_attack():
+    a = armed(made("villager", 1)[0], weapon("battle_axe"), sr=3, attack=95)
+    b = armed(made("villager", 2)[0], weapon("dagger"), sr=6, attack=95)
+    sides = duel(a, b)
+    rules = load_builtin("d100").rules
+    head = next(n for n, s in enumerate(KIT.profile(rules, b).fighter.spots) if s.id == "head") + 1
+    # a (SR 3): attack 01 (critical), damage 8, location: the head face -> b is out before SR 6
+    draws = Script(1, 8, 19)
+    KIT.round(rules, draws, sides, Tactics(), credit)
+    assert sides[1][0].out and not sides[0][0].out
+    assert draws.asked == ["attack", "damage", "hit location"]  # b never attacked
+    assert head  # the table has a head
+
+
+def test_fighters_of_one_strike_rank_strike_together_even_when_one_falls():
+    a = armed(made("villager", 1)[0], weapon("battle_axe"), sr=5, attack=95)
+    b = armed(made("villager", 2)[0], weapon("battle_axe"), sr=5, attack=95)
+    sides = duel(a, b)
+    rules = load_builtin("d100").rules
+    # a strikes first in the list (side 0) and fells b with a critical to the head; b still strikes
+    draws = Script(1, 8, 19, 1, 8, 19)
+    KIT.round(rules, draws, sides, Tactics(parry="never"), credit)
+    assert sides[0][0].out and sides[1][0].out
+    assert draws.asked.count("attack") == 2
+
+
+# -- Two Shield/Weapon Parry: "attack once and parry once"; one-handed weapon alone: no parry --------
+
+def test_a_shield_parries_one_attack_a_round_and_a_lone_one_handed_weapon_none():
+    rules = load_builtin("d100").rules
+    guard = made("town_guard", 3)[0]
+    p = KIT.profile(rules, guard)
+    assert p.shields and d100_fight.parry_with_profile(rules, p)["kind"] == "shield"
+    alone = armed(made("villager", 1)[0], weapon("broadsword"), sr=5)
+    assert d100_fight.parry_with_profile(rules, KIT.profile(rules, alone)) is None
+
+
+def test_a_two_handed_weapon_does_not_parry_on_its_own_strike_rank():
+    rules = load_builtin("d100").rules
+    big = armed(made("villager", 1)[0], weapon("great_axe"), sr=5, attack=60)
+    small = armed(made("villager", 2)[0], weapon("dagger"), sr=5, attack=60)
+    sides = duel(small, big)
+    # small strikes at SR 5 (big's own rank): no parry roll; a plain failure ends it
+    draws = Script(99 - 30, 99 - 30)
+    KIT.round(rules, draws, sides, Tactics(), credit)
+    assert "parry" not in draws.asked
+    sides = duel(armed(made("villager", 2)[0], weapon("dagger"), sr=4, attack=60), big)
+    draws = Script(10, 90, 3, 10, 90, 99 - 30)  # SR 4: attack 10 (success), parry 90 (failure), ...
+    KIT.round(rules, draws, sides, Tactics(), credit)
+    assert draws.asked[:2] == ["attack", "parry"]
+
+
+# -- Prepare Weapon: "It takes 5 SR to prepare a weapon"; a broken weapon is replaced ----------------
+
+def test_a_broken_weapon_is_replaced_by_the_next_five_strike_ranks_later():
+    rules = load_builtin("d100").rules
+    doc = armed(made("villager", 1)[0], weapon("broadsword"), sr=4)
+    spare = dict(doc["weapons"][0], id="dagger", label="Dagger", attack=30, sr=6, damage="1D4+2", hands=1)
+    doc["weapons"].append(spare)
+    sides = duel(doc, made("villager", 2)[0])
+    c = sides[0][0]
+    c.lost |= {"broadsword"}
+    c.delay = rules.attack.prepare_weapon
+    KIT.plan(rules, sides, Tactics())
+    assert c.sr == 6 + 5 and d100_fight.weapon_in_hand(rules, c)["id"] == "dagger"
+
+
+# -- Impale: stuck, "pulled free immediately by rolling another impale, but ... lost if the roll is failed"
+
+@pytest.mark.parametrize("face, lost", [(2, False), (40, True)])
+def test_a_stuck_weapon_is_pulled_free_on_a_special_or_lost(face, lost):
+    rules = load_builtin("d100").rules
+    from chargen.systems.d100.fight import _weapon_fate
+
+    c = duel(armed(made("villager", 1)[0], weapon("short_spear"), sr=5, attack=60), made("villager", 2)[0])[0][0]
+    _weapon_fate(rules, Script(face), c, c.p.weapons[0], "stuck", {})
+    assert ("short_spear" in c.lost) is lost and c.delay == (5 if lost else 0)
+
+
+# -- Limits to Limb Damage over a fight: a limb loses at most twice its points; only a single blow
+#    past twice them incapacitates -----------------------------------------------------------------
+
+def test_blows_that_add_up_past_twice_a_limbs_points_do_not_incapacitate():
+    from chargen.systems.d100.fight import _hurt
+
+    rules = load_builtin("d100").rules
+    c = duel(made("villager", 1)[0], made("villager", 2)[0])[0][0]
+    arm = next(s for s in c.f.spots if s.id == "left_arm")
+    from chargen.systems.d100.fighter import wound
+
+    for _ in range(3):
+        w = wound(rules.attack, c.f, arm, arm.hp)
+        _hurt(rules, c, {"location": arm.id, "applied": w.applied, "state": w.state,
+                         "location_hp_left": w.spot_left}, None, credit)
+    assert c.f.left(arm) == -arm.hp  # 2x the points taken, no more
+    assert c.state == "limb_disabled" and not c.out
+    single = wound(rules.attack, duel(made("villager", 1)[0], made("villager", 2)[0])[0][0].f, arm, 2 * arm.hp + 1)
+    assert single.state == "incapacitated"
+
+
+# -- the sanity a game master expects ------------------------------------------------------------------
+
+def _side(label, docs):
+    return SideSpec(label, tuple(docs))
+
+
+def test_five_veterans_beat_five_villagers_in_more_than_95_percent_of_fights():
+    module = load_builtin("d100")
+    est = estimate(module, (_side("veterans", made("veteran_soldier", 5, 5)), _side("villagers", made("villager", 6, 5))),
+                   fights=400, seed=1)
+    share, lo, _ = est.share(0)
+    assert share > 0.95 and lo > 0.9
+
+
+def test_two_identical_sides_each_win_about_half():
+    module = load_builtin("d100")
+    docs = made("soldier", 8, 4)
+    est = estimate(module, (_side("a", docs), _side("b", docs)), fights=800, seed=3)
+    decided = est.wins[0] + est.wins[1]
+    from chargen.fight.estimate import wilson
+
+    _, lo, hi = wilson(est.wins[0], decided)
+    assert lo < 0.5 < hi
+
+
+def test_a_side_with_armour_beats_the_same_side_without_it_more_often():
+    module = load_builtin("d100")
+    docs = made("soldier", 9, 3)
+    bare = copy.deepcopy(docs)
+    for d in bare:
+        for loc in d["hit_locations"]:
+            loc["ap"] = 0
+        d["armour"] = []
+    est = estimate(module, (_side("armoured", docs), _side("bare", bare)), fights=600, seed=4)
+    assert est.share(0)[1] > est.share(1)[2]  # the intervals do not overlap
+
+
+def test_a_fight_nobody_can_win_stops_at_the_round_limit():
+    module = load_builtin("d100")
+    docs = made("villager", 2, 2)
+    for d in docs:
+        d["weapons"] = []
+    est = estimate(module, (_side("a", docs[:1]), _side("b", docs[1:])), fights=10, seed=1,
+                   tactics=tactics(max_rounds=7))
+    assert est.unended == 10 and est.wins == [0, 0] and est.rounds == []
+
+
+def test_the_figures_are_the_same_for_any_number_of_worker_processes():
+    module = load_builtin("d100")
+    sides = (_side("a", made("bandit", 1, 3)), _side("b", made("town_guard", 2, 3)))
+    one, two = (estimate(module, sides, fights=400, seed=9, jobs=j) for j in (1, 2))
+    assert (one.wins, one.rounds, one.out, one.dead, one.credits) == (two.wins, two.rounds, two.out, two.dead, two.credits)
+
+
+def test_morale_a_side_breaks_once_more_than_the_share_is_out():
+    from chargen.fight.play import broken
+
+    class C:
+        def __init__(self, out):
+            self.out = out
+
+    half = tactics(morale="1/2").morale
+    assert not broken([C(True), C(True), C(False), C(False)], half)  # 2 of 4 is not more than half
+    assert broken([C(True), C(True), C(True), C(False)], half)
+    assert not broken([C(True), C(True), C(True), C(False)], tactics(morale="1").morale)  # to the last
+
+
+# -- the exact chain agrees with the simulation ------------------------------------------------------
+
+def _agrees(module, a, b, t: Tactics, fights: int, seed: int):
+    rules = module.rules
+    chain = exact(KIT, rules, ([KIT.profile(rules, a)], [KIT.profile(rules, b)]), t)
+    assert abs(sum(chain.values()) - 1) < 1e-9
+    est = estimate(module, (_side("a", [a]), _side("b", [b])), fights=fights, seed=seed, tactics=t)
+    from chargen.fight.estimate import wilson
+
+    sim = {"0": est.wins[0], "1": est.wins[1], "both": est.mutual, "unended": est.unended}
+    for outcome, p in chain.items():
+        _, lo, hi = wilson(sim[outcome], fights)
+        assert lo <= p <= hi, (outcome, p, lo, hi)
+    return chain
+
+
+def test_the_exact_chain_agrees_with_the_simulation_in_a_one_location_duel():
+    module = load_module("d100", [HOUSE / "one-location.yaml"])
+    a, b = made("villager", 4, 2, "one-location.yaml")
+    chain = _agrees(module, a, b, tactics(max_rounds=2), fights=3000, seed=6)
+    assert chain["0"] > 0.05 and chain["1"] > 0.05 and chain["unended"] > 0.05  # every outcome is in play
+
+
+def test_the_exact_chain_agrees_with_the_simulation_over_a_round_of_the_full_rules():
+    module = load_builtin("d100")
+    a, b = made("veteran_soldier", 3, 1)[0], made("villager", 4, 1)[0]
+    chain = _agrees(module, a, b, tactics(max_rounds=1), fights=3000, seed=6)
+    assert 0.3 < chain["0"] < 0.95
+
+
+def test_a_fight_is_the_same_for_the_same_stream():
+    module = load_builtin("d100")
+    from chargen.fight.play import fight_draws
+
+    profiles = ([KIT.profile(module.rules, d) for d in made("bandit", 1, 2)],
+                [KIT.profile(module.rules, d) for d in made("hunter", 1, 2)])
+    one = play(KIT, module.rules, profiles, fight_draws(5, 17), Tactics())
+    two = play(KIT, module.rules, profiles, fight_draws(5, 17), Tactics())
+    assert one == two
