@@ -9,7 +9,7 @@ import click
 
 from chargen.cli import cli
 from chargen.cli.options import (
-    Integer, given_value, jobs_option, jobs_or_cores, make_sheet_options, parse_formats, progress_bar,
+    Integer, against_option, check_against, given_value, jobs_option, jobs_or_cores, make_sheet_options, parse_formats, progress_bar,
     request_options, rules_options, seed_option, sheet_options, system_option,
 )
 from chargen.errors import printable
@@ -52,13 +52,15 @@ SHEET_FORMATS = names(sheet=True)
 @jobs_option
 @rules_options()
 @sheet_options
+@against_option
 @click.pass_context
 def generate_cmd(ctx: click.Context, system_id: str, seed: int | None, count: int, start: int | None, formats: str,
                  output: Path | None, sets: tuple[str, ...], requires: tuple[str, ...], force: bool, resume: bool,
                  archetype: str | None, profession: str | None, years: str | None, jobs: int | None,
                  overlays: tuple[Path, ...], rules_dirs: tuple[Path, ...], paper: str, template_dir: Path | None,
                  party_name: str | None, layout: str, cards_per_page: str, pdf_variant: str | None,
-                 compare: bool | None, card_backs: bool | None, no_flavour: bool = False) -> None:
+                 compare: bool | None, card_backs: bool | None, against: Path | None = None,
+                 no_flavour: bool = False) -> None:
     """Generate characters, as data (json, yaml), as sheets (html, pdf) and for other tools
     (csv roster, text stat blocks, meg, foundry, statblock).
 
@@ -91,7 +93,7 @@ def generate_cmd(ctx: click.Context, system_id: str, seed: int | None, count: in
 
     fmts = parse_formats(formats)
     options = make_sheet_options(fmts, paper, template_dir, jobs, party_name, layout, cards_per_page, pdf_variant,
-                                 compare, card_backs)
+                                 compare, card_backs, against)
     asked = Asked(archetype, profession, years, sets, requires, force, flavour=not no_flavour)
     if resume:
         if output is None:
@@ -104,6 +106,7 @@ def generate_cmd(ctx: click.Context, system_id: str, seed: int | None, count: in
         start_early(fmts)
     first = start or 0
     spec, module = new_run(system_id, seed, first, count, fmts, asked, options, overlays, rules_dirs)
+    check_against(spec.sheets)
     if output is None:
         _stream(spec, module, single=start is not None and count == 1)
         click.echo(f"chargen: {module.id} seed {spec.seed}, {count} character{'s' if count != 1 else ''}", err=True)
@@ -154,9 +157,10 @@ def _resume(ctx: click.Context, output: Path, asked, overlays: tuple[Path, ...],
              "formats": parse_formats(given_formats) if given_formats else None,
              "paper": given_value(ctx, "paper", p["paper"]), "party_name": p["party_name"],
              "layout": given_value(ctx, "layout", p["layout"]), "cards_per_page": int(cards) if cards else None,
-             "pdf_variant": p["pdf_variant"], "compare": p["compare"],
+             "pdf_variant": p["pdf_variant"], "compare": p["compare"], "against": p["against"] and str(p["against"]),
              "card_backs": p["card_backs"]}
     spec, module = resumed_run(output, given, asked, options, overlays, rules_dirs)
+    check_against(spec.sheets)
     result = _write(spec, module, output, p["jobs"], resume=True)
     if result.already_complete:
         click.echo(f"chargen: the batch in {output} is already complete ({spec.count} characters)", err=True)

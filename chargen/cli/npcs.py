@@ -13,6 +13,7 @@ import click
 from chargen.cli import cli
 from chargen.cli.options import (
     Integer, any_case, given_value, jobs_option, jobs_or_cores, make_request, make_sheet_options, progress_bar,
+    against_option, check_against,
     request_options, resolve_seed, rules_options, seed_option, sheet_options,
 )
 from chargen.errors import RulesError, printable
@@ -95,11 +96,12 @@ def stats_cmd(system_id: str, seed: int | None, count: int, archetype: str | Non
 @jobs_option
 @rules_options()
 @sheet_options
+@against_option
 @click.pass_context
 def party_cmd(ctx: click.Context, file: Path, output: Path, force: bool, resume: bool, jobs: int | None,
               overlays: tuple[Path, ...], rules_dirs: tuple[Path, ...], paper: str, template_dir: Path | None,
               party_name: str | None, layout: str, cards_per_page: str, pdf_variant: str | None,
-              compare: bool | None, card_backs: bool | None) -> None:
+              compare: bool | None, card_backs: bool | None, against: Path | None) -> None:
     """Make the encounter or party a party file describes: its name, system, seed, member lines
     (archetype, count as a number or dice, name, years) and formats.
 
@@ -115,6 +117,7 @@ def party_cmd(ctx: click.Context, file: Path, output: Path, force: bool, resume:
         chargen party examples/bandit-ambush.yaml -o ambush/
         chargen party examples/bandit-ambush.yaml -o ambush/ --resume
         chargen party examples/bandit-ambush.yaml -o ambush-cards/ --layout card --cards-per-page 9
+        chargen party examples/bandit-ambush.yaml -o odds/ --against examples/town-watch.yaml
     """
     from chargen.run.files import claim_folder
     from chargen.run.party import read_party
@@ -127,9 +130,10 @@ def party_cmd(ctx: click.Context, file: Path, output: Path, force: bool, resume:
             click.echo(f"Error: {problem}", err=True)
         raise SystemExit(1) from None
     options = make_sheet_options(party.formats, paper, template_dir, jobs, party_name, layout, cards_per_page,
-                                 pdf_variant, compare, card_backs)
+                                 pdf_variant, compare, card_backs, against)
     given = [name for name in SHEET_KEYS if given_value(ctx, name, ctx.params[name]) is not None]
     spec = party.spec(options, given, overlays, rules_dirs)
+    check_against(spec.sheets)
     with contextlib.nullcontext() if resume else claim_folder(output, force):  # created, locked, checked: one step
         if force and not resume:
             from chargen.cli.generate import replaced
@@ -144,7 +148,7 @@ def party_cmd(ctx: click.Context, file: Path, output: Path, force: bool, resume:
                          f"({counts}) to {output}"), err=True)
 
 
-SHEET_KEYS = ("party_name", "layout", "cards_per_page")  # the sheet options a party file also gives
+SHEET_KEYS = ("party_name", "layout", "cards_per_page", "against")  # the sheet options a party file also gives
 
 
 def _line_number(problem: str) -> int:

@@ -194,9 +194,32 @@ def jobs_option(f):
                         help="Worker processes for large batches and for laying out sheets (default: all cores).")(f)
 
 
+def against_option(f):
+    """``--against SIDE``: the side an encounter is meant for (generate, party)."""
+    return click.option("--against", type=click.Path(path_type=Path), default=None, metavar="SIDE",
+                        help="The party this encounter is meant for (a party file, a folder of saved characters or a "
+                        "saved file): party.pdf's encounter sheet (--format pdf --layout block) prints the odds of "
+                        "a fight against it (see 'chargen fight') and a combat-order table.")(f)
+
+
+def check_against(sheets) -> None:
+    """``--against`` (or a party file's ``against:``): printed on party.pdf's encounter sheet, so it needs
+    pdf in the block layout; the side is read now, so a bad one is an error before any file is written."""
+    from chargen import engines
+    from chargen.errors import OptionError
+    from chargen.run.fightsides import against_side
+
+    if not sheets.against:
+        return
+    if "pdf" not in sheets.formats or not engines.layout_scope(sheets.layout).encounter:
+        raise OptionError("--against prints the odds on party.pdf's encounter sheet: give --format pdf and "
+                          "--layout block")
+    against_side(sheets)
+
+
 def make_sheet_options(formats, paper, template_dir, jobs, party_name, layout=DEFAULT_LAYOUT,
                        cards_per_page=choices.DEFAULT_CARDS_PER_PAGE, pdf_variant=None, compare=False,
-                       card_backs=False):
+                       card_backs=False, against=None):
     from chargen.formats import names
     from chargen.run.sheets import SheetOptions
 
@@ -205,7 +228,7 @@ def make_sheet_options(formats, paper, template_dir, jobs, party_name, layout=DE
     return SheetOptions(formats=tuple(f for f in formats if f in names(sheet=True)), paper=paper,
                         template_dir=template_dir, jobs=jobs or 0, party_name=party_name, layout=layout.lower(),
                         cards_per_page=int(cards_per_page), pdf_variant=pdf_variant, compare=bool(compare),
-                        card_backs=bool(card_backs))
+                        card_backs=bool(card_backs), against=None if against is None else str(against))
 
 
 def _check_party_name(name: str, template_dir: Path | None) -> None:

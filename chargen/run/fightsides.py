@@ -64,3 +64,9 @@ def sides_module(sides, modules, overlays: tuple[Path, ...], rules_dirs: tuple[P
     if given:
         return given[0]
     return load_module(systems.pop(), overlays, rules_dirs)
+
+
+def against_side(sheets) -> SideSpec:
+    """The side an encounter is meant for (``--against``, a party file's ``against:``), read."""
+    side, _ = read_side(Path(sheets.against_from or ".") / sheets.against)
+    return side

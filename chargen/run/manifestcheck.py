@@ -110,7 +110,7 @@ def _check_text(text: str, where: str, path: Path) -> None:
                           "in a manifest (control, surrogate or bidirectional characters)")
 
 
-_SHEET_KEYS = ("paper", "party_name", "layout", "cards_per_page", "pdf_variant", "compare", "card_backs")
+_SHEET_KEYS = ("paper", "party_name", "layout", "cards_per_page", "pdf_variant", "compare", "card_backs", "against")
 KNOWN_KEYS = frozenset({"schema", "chargen", "character_schema", "system", "seed", "seed_derivation", "first_index",
                         "count", "formats", "complete", "characters", "batch_files", "request", "party", "pins",
                         "requires", "flavour", *_SHEET_KEYS})
@@ -152,6 +152,9 @@ def _check_sheet_options(m: dict, path: Path) -> None:
     name = m.get("party_name")
     if name is not None and not 0 < len(name.strip()) <= max(MAX_PARTY_NAME, 120):
         raise OutputError(f"{path}: party_name: expected a name of 1 to 120 characters")
+    against = m.get("against")
+    if against is not None and not (isinstance(against, str) and 0 < len(against) <= 1000):
+        raise OutputError(f"{path}: against: expected the path of a side, 1 to 1000 characters")
 
 
 def _check_request(m: dict, path: Path) -> None:

@@ -54,7 +54,7 @@ from chargen.rules.yamlio import MAX_FILE_BYTES, Located, load_text, read_bytes
 from chargen.seeds import MAX_COUNT, MAX_SEED
 
 PARTY_KEYS = ("name", "system", "seed", "members")
-OPTIONAL_KEYS = ("formats", "layout", "cards_per_page", "relations")
+OPTIONAL_KEYS = ("formats", "layout", "cards_per_page", "relations", "against")
 MEMBER_KEYS = ("archetype", "count", "name", "years", "profession", "key", "set", "require")
 MAX_LINES = 500
 MAX_LINE_COUNT = 1000
@@ -83,6 +83,8 @@ class Party:
     sha256: str     # of the file's bytes
     cards_per_page: int = DEFAULT_CARDS_PER_PAGE
     relations: dict | None = None  # file index -> its relations (chargen.flavour.relations), with relations:
+    against: str | None = None     # against: the side the encounter is meant for, relative to the file's folder
+    folder: str = ""               # the party file's folder
 
     @property
     def count(self) -> int:
@@ -100,7 +102,10 @@ class Party:
         which override the file's keys (``layout`` its ``layout:``, ``cards_per_page`` its
         ``cards_per_page:``, ``party_name`` its ``name:`` as the title of party.pdf and index.html);
         the file's keys stand in for the others."""
-        own = {"party_name": self.name, "layout": self.layout or DEFAULT_LAYOUT, "cards_per_page": self.cards_per_page}
+        own = {"party_name": self.name, "layout": self.layout or DEFAULT_LAYOUT, "cards_per_page": self.cards_per_page,
+               "against": self.against, "against_from": self.folder if self.against else ""}
+        if "against" in given:
+            given = (*given, "against_from")
         sheets = replace(sheets, formats=tuple(f for f in self.formats if f in ("html", "pdf")),
                          **{k: v for k, v in own.items() if k not in given})
         return RunSpec(self.system, self.seed, 0, self.count, self.formats, sheets=sheets, members=self.members(),
@@ -148,7 +153,7 @@ def read_party(path: Path, overlays: tuple[Path, ...] = (), rules_dirs: tuple[Pa
     module = _module(c, overlays, rules_dirs, problems)
     party = _party(c, module, path.name, "sha256:" + hashlib.sha256(raw).hexdigest(), problems)
     problems.raise_if_any()
-    return party, module
+    return replace(party, folder=str(path.parent)), module
 
 
 def _module(c: Cursor, overlays, rules_dirs, problems: Problems) -> RulesModule | None:
@@ -187,9 +192,10 @@ def _party(c: Cursor, module: RulesModule | None, file: str, digest: str, proble
     if problems.items or module is None:
         return None
     relations = _relations(c["relations"], module, seed, lines) if c["relations"].present else None
+    against = c["against"].str(1000) if c["against"].present else None
     if problems.items:
         return None
-    return Party(name, module.id, seed, formats, layout, tuple(lines), file, digest, cards, relations)
+    return Party(name, module.id, seed, formats, layout, tuple(lines), file, digest, cards, relations, against)
 
 
 def _relations(c: Cursor, module: RulesModule, seed: int, lines: list[Line]) -> dict | None:

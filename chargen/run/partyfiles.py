@@ -117,10 +117,11 @@ def roster_parts(rows: list) -> list[list]:
 class PartyPdf:
     """party.pdf, built while the sheets are laid out: each sheet as written, then the cover first."""
 
-    def __init__(self, folder: Path, options: SheetOptions):
+    def __init__(self, folder: Path, options: SheetOptions, modules: tuple = ()):
         from chargen.render.pdfmerge import PdfConcatenator
 
-        self.folder, self.options = folder, options
+        self.folder, self.options, self.modules = folder, options, modules
+        self.estimate: dict | None = None  # with --against: the encounter's estimate and combat order
         self.target = inside(folder, PARTY_PDF)
         self.tmp = temporary(self.target)
         self.file = os.fdopen(create_new(self.tmp), "wb")  # closed by finish() or discard()
@@ -184,7 +185,23 @@ class PartyPdf:
         head = {"name": self.options.title,
                 "systems": list(dict.fromkeys(f"{d['system']['name']} {d['system']['version']}" for _, d in docs)),
                 "seeds": list(dict.fromkeys(d["seed"]["batch"] for _, d in docs))}
-        return [pool.apply_async(_collection, (part, {**head, "count": len(part)})) for part in parts]
+        odds = {"estimate": self._estimate(docs)} if self.options.against and scope.encounter else {}
+        return [pool.apply_async(_collection, (part, {**head, "count": len(part), **(odds if k == 0 else {})}))
+                for k, part in enumerate(parts)]
+
+    def _estimate(self, docs: list[tuple[int, dict]]) -> dict:
+        """The encounter's estimate against the side it is meant for (computed once; the batch's seed)."""
+        if self.estimate is None:
+            from chargen.fight.encounter import encounter
+            from chargen.fight.estimate import SideSpec
+            from chargen.run.fightsides import against_side, sides_module
+
+            npcs = SideSpec(self.options.title, tuple(d for _, d in docs))
+            party = against_side(self.options)
+            module = sides_module((npcs, party), [m for m in self.modules if m is not None][:1],
+                                  (), ())
+            self.estimate = encounter(module, npcs, party, docs[0][1]["seed"]["batch"])
+        return self.estimate
 
     def _finish_collection(self, pool, manifest: dict | None, glance=None) -> str:
         early = self.collection is not None and len(self.collection[0]) == len(self.docs) and all(

@@ -209,6 +209,7 @@ def recorded_options(old: dict, given, folder: Path | None = None) -> dict:
         "pdf_variant": old.get("pdf_variant"),
         "compare": old.get("compare"),
         "card_backs": old.get("card_backs"),
+        "against": old.get("against"),
     }
     diffs = [f"{_OPTION[k]}: {_show(v)} in the manifest, {_show(given[k])} now"
              for k, v in taken.items() if v is not None and given.get(k) is not None and given[k] != v]
@@ -220,4 +221,4 @@ def recorded_options(old: dict, given, folder: Path | None = None) -> dict:
 _OPTION = {"system": "--system", "seed": "--seed", "first": "--index", "count": "--count", "formats": "--format",
            "paper": "--paper", "party_name": "--party-name", "layout": "--layout", "cards_per_page": "--cards-per-page",
            "pdf_variant": "--pdf-variant", "compare": "--compare",
-           "card_backs": "--card-backs"}
+           "card_backs": "--card-backs", "against": "--against"}

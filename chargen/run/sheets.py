@@ -149,7 +149,7 @@ class SheetStage:
 
         _start_forkserver(self.formats)
         if PARTY_PDF in self.batch_files:
-            self.party = PartyPdf(self.folder, self.options)
+            self.party = PartyPdf(self.folder, self.options, self.modules)
         try:
             self.scratch = tempfile.mkdtemp(prefix="chargen-sheets-")
             self.pool = _pool(self.options, self.formats, self.modules, self.workers, self.scratch)

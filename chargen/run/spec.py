@@ -38,6 +38,8 @@ class SheetOptions:
     pdf_variant: str | None = None        # one of chargen.choices.PDF_VARIANTS
     compare: bool = False                 # party.pdf carries the party at a glance (chargen.render.glance)
     card_backs: bool = False              # cards continue on their backs (pages in front and back pairs)
+    against: str | None = None            # the side the encounter is meant for, as given (chargen.fight.encounter)
+    against_from: str = ""                # the folder ``against`` is relative to (a party file's); "": the current one
 
     @property
     def workers(self) -> int:
@@ -169,6 +171,8 @@ class RunSpec:
                 record["compare"] = True
             if s.card_backs and layout_chooses_cards(s.layout):
                 record["card_backs"] = True
+            if s.against:
+                record["against"] = s.against
             return record
         if any(f.batch_file for f in resolve(self.formats)):
             return {"party_name": s.title}
@@ -188,7 +192,7 @@ class RunSpec:
                               layout=taken["layout"] or DEFAULT_LAYOUT,
                               cards_per_page=taken["cards_per_page"] or DEFAULT_CARDS_PER_PAGE,
                               pdf_variant=taken["pdf_variant"], compare=bool(taken["compare"]),
-                              card_backs=bool(taken["card_backs"]))
+                              card_backs=bool(taken["card_backs"]), against=taken["against"])
         spec = cls(system=taken["system"], seed=taken["seed"], first=taken["first"], count=taken["count"],
                    formats=taken["formats"], request=_recorded_request(manifest), sheets=sheets,
                    rules=dict(manifest["system"]),

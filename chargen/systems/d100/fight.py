@@ -255,15 +255,19 @@ def _freed(chance: int, degrees: frozenset) -> tuple[bool, ...]:
 
 
 def order(rules, p: Profile) -> list[dict]:
-    """His lines of the combat-order table: each melee weapon at its strike rank."""
-    parry = parry_with_profile(rules, p)
-    return [{"sr": int(w.get("sr") or 0), "weapon": w["label"], "attack": w["attack"],
-             "damage": w["damage"] + _dm(w), "parry": f"{parry['label']} {parry['parry']}%" if parry else "-",
-             "hp": p.fighter.hp, "locations": [(s.label, s.hp, s.ap) for s in p.fighter.spots]}
-            for w in p.weapons]
+    """His lines of the combat-order table: each melee weapon at its strike rank, with what he parries
+    with while he holds it."""
+    rows = []
+    for w in p.weapons:
+        parry = parry_with(rules, Combatant(p, 0, 0), w)
+        rows.append({"sr": int(w.get("sr") or 0), "weapon": w["label"], "attack": w["attack"],
+                     "damage": w["damage"] + _dm(w), "parry": f"{parry['label']} {parry['parry']}%" if parry else "-",
+                     "hp": p.fighter.hp})
+    return rows
 
 
 def parry_with_profile(rules, p: Profile) -> dict | None:
+    """What he parries with while he holds his best weapon."""
     return parry_with(rules, Combatant(p, 0, 0), p.weapons[0] if p.weapons else None)
 
 
