@@ -1,0 +1,166 @@
+"""``chargen fight SIDE_A SIDE_B`` and ``against:``: the estimate as text and JSON, the same bytes for
+the same seed and any --jobs, sides of every kind, the encounter sheet's odds, and each bad input one
+Error line."""
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from chargen.cli import cli
+from chargen.generate import GenerationRequest, make_character
+from chargen.rules import load_builtin
+from chargen.serialize import to_json
+
+EXAMPLES = Path(__file__).parent.parent / "examples"
+D100 = load_builtin("d100")
+
+
+def run(*args):
+    return CliRunner().invoke(cli, [str(a) for a in args], prog_name="chargen")
+
+
+def save(folder: Path, archetype: str, seed: int, count: int, system: str = "d100") -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    module = load_builtin(system)
+    for i in range(count):
+        doc = make_character(module, seed, i, GenerationRequest(archetype=archetype))
+        (folder / f"{i:04d}.json").write_text(to_json(doc), encoding="utf-8")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def sides(tmp_path_factory):
+    root = tmp_path_factory.mktemp("sides")
+    return save(root / "guards", "town_guard", 3, 4), save(root / "bandits", "bandit", 4, 4)
+
+
+def test_the_estimate_in_text(sides):
+    r = run("fight", *sides, "--seed", "1", "--fights", "300")
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    assert lines[0] == "guards (4) against bandits (4): 300 fights, seed 1"
+    assert lines[1].startswith("  guards win ") and lines[1].endswith(", 95%)")
+    assert lines[2].startswith("  bandits win ")
+    assert any(ln.startswith("  rounds: median ") for ln in lines)
+    assert any(ln.startswith("  most dangerous of guards: ") for ln in lines)
+    assert lines[-1] == ("  tactics: target spread, parry first, a side breaks and flees once more than 1/2 of it "
+                         "is out, at most 50 rounds (the defaults)")
+    assert r.stderr == ""
+
+
+def test_the_same_seed_gives_the_same_bytes_for_any_jobs(sides):
+    one = run("fight", *sides, "--seed", "7", "--fights", "400", "--format", "json", "--jobs", "1")
+    two = run("fight", *sides, "--seed", "7", "--fights", "400", "--format", "json", "--jobs", "2")
+    assert one.exit_code == 0 and one.stdout == two.stdout
+    doc = json.loads(one.stdout)
+    assert doc["fights"] == 400 and doc["seed"] == 7 and doc["system"] == "d100"
+    a, b = doc["sides"]
+    assert a["wins"] + b["wins"] + doc["neither"]["both_fell_or_fled"] + doc["neither"]["round_limit"] == 400
+    assert a["interval95"][0] <= a["share"] <= a["interval95"][1]
+    assert len(a["fighters"]) == 4 and doc["tactics"] == {"target": "spread", "parry": "first", "morale": "1/2",
+                                                          "max_rounds": 50}
+
+
+def test_without_a_seed_one_is_drawn_and_reported(sides):
+    r = run("fight", *sides, "--fights", "20")
+    assert r.exit_code == 0 and r.stderr.startswith("chargen: seed ")
+
+
+def test_a_party_file_and_the_batch_it_makes_are_the_same_side(tmp_path):
+    batch = tmp_path / "watch"
+    r = run("party", EXAMPLES / "town-watch.yaml", "-o", batch)
+    assert r.exit_code == 0, r.output
+    r = run("fight", EXAMPLES / "bandit-ambush.yaml", batch, "--seed", "2", "--fights", "200")
+    assert r.exit_code == 0, r.output
+    assert r.stdout.startswith("Bandits of the Old Road (7) against watch (11): 200 fights, seed 2")
+    by_folder, by_file = (json.loads(run("fight", EXAMPLES / "bandit-ambush.yaml", side, "--seed", "2", "--fights",
+                                         "200", "--format", "json").stdout) for side in (batch, EXAMPLES / "town-watch.yaml"))
+    assert by_file["sides"][1]["label"] == "The Lantern Street Watch" and by_folder["sides"][1]["label"] == "watch"
+    for doc in (by_folder, by_file):
+        for side in doc["sides"]:
+            side.pop("label")
+    assert by_folder == by_file
+
+
+def test_tactics_options_change_the_fights(sides):
+    base = run("fight", *sides, "--seed", "3", "--fights", "200", "--format", "json").stdout
+    for option in (("--target", "random"), ("--target", "weakest"), ("--parry", "never"), ("--morale", "1")):
+        other = run("fight", *sides, "--seed", "3", "--fights", "200", "--format", "json", *option)
+        assert other.exit_code == 0 and other.stdout != base, option
+        assert json.loads(other.stdout)["tactics"][option[0][2:]] == option[1]
+
+
+def test_a_fight_nobody_can_win_says_so(tmp_path):
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        doc = make_character(D100, 1, 0 if name == "a" else 1)
+        doc["weapons"] = []
+        (tmp_path / name / "x.json").write_text(to_json(doc), encoding="utf-8")
+    r = run("fight", tmp_path / "a", tmp_path / "b", "--seed", "1", "--fights", "5", "--max-rounds", "3")
+    assert r.exit_code == 0, r.output
+    assert ("  nobody can hurt anybody: every fight stopped at the round limit (3 rounds) with nobody out"
+            in r.stdout.splitlines())
+
+
+@pytest.mark.parametrize("args, message", [
+    (("nowhere/", "{b}"), "Error: nowhere: no such file or folder"),
+    (("{empty}", "{b}"), "Error: {empty}: a folder with no .json file in it"),
+    (("{a}", "{kotm}"), "Error: the sides are characters of several systems (d100, kotm); a fight is played under "
+                        "one system's rules"),
+    (("{a}", "{b}", "--morale", "2"), "Error: --morale '2': a share from 0 to 1 (1/2: a side breaks once more than half "
+                                      "of it is out; 1: it fights to the last)"),
+    (("{a}", "{b}", "--fights", "0"), None),
+])
+def test_bad_input_is_one_error_line(tmp_path, sides, args, message):
+    (tmp_path / "empty").mkdir()
+    kotm = save(tmp_path / "k", None, 1, 1, "kotm")
+    names = {"a": sides[0], "b": sides[1], "empty": tmp_path / "empty", "kotm": kotm}
+    r = run("fight", *(a.format(**names) for a in args))
+    assert r.exit_code != 0 and r.stdout == ""
+    if message is None:
+        assert r.exit_code == 2
+    else:
+        assert r.stderr == message.format(**names) + "\n"
+
+
+AMBUSH = """name: Bandits of the Old Road
+system: d100
+seed: 20261201
+members:
+  - {archetype: bandit_chief, name: Red Ulf}
+  - {archetype: bandit, count: 2}
+formats: [pdf]
+layout: block
+against: watch.yaml
+"""
+
+
+def test_the_encounter_sheet_prints_the_odds_and_the_combat_order(tmp_path):
+    """A party file's against: (relative to the file) puts the odds and the combat order on the encounter sheet."""
+    (tmp_path / "ambush.yaml").write_text(AMBUSH)
+    (tmp_path / "watch.yaml").write_text((EXAMPLES / "town-watch.yaml").read_text())
+    out = tmp_path / "odds"
+    r = run("party", tmp_path / "ambush.yaml", "-o", out)
+    assert r.exit_code == 0, r.output
+    assert json.loads((out / "manifest.json").read_text())["against"] == "watch.yaml"
+    text = subprocess.run(["pdftotext", "-layout", out / "party.pdf", "-"], capture_output=True, text=True).stdout
+    assert "The odds" in text and "Bandits of the Old Road win " in text
+    assert "against The Lantern Street Watch" in text and "rounds (median)" in text
+    assert "Red Ulf" in text and "Sergeant Hobb Ashford" in text
+    assert "= : the same strike rank: they strike together." in text
+    r = run("party", tmp_path / "ambush.yaml", "-o", tmp_path / "none", "--against", tmp_path / "nothing.yaml")
+    assert r.exit_code == 1 and r.stderr == f"Error: {tmp_path / 'nothing.yaml'}: no such file or folder\n"
+
+
+def test_against_needs_the_encounter_sheet_and_a_readable_side(tmp_path):
+    r = run("generate", "--system", "d100", "--seed", "1", "--count", "2", "--format", "json", "-o", tmp_path / "x",
+            "--against", EXAMPLES / "town-watch.yaml")
+    assert r.exit_code == 1 and r.stderr == ("Error: --against prints the odds on party.pdf's encounter sheet: give "
+                                             "--format pdf and --layout block\n")
+    assert not (tmp_path / "x").exists() or not any((tmp_path / "x").iterdir())
+    r = run("generate", "--system", "d100", "--seed", "1", "--count", "2", "--format", "pdf", "--layout", "block",
+            "-o", tmp_path / "y", "--against", tmp_path / "missing")
+    assert r.exit_code == 1 and r.stderr == f"Error: {tmp_path / 'missing'}: no such file or folder\n"
