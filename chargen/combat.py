@@ -53,11 +53,12 @@ class _Need(Exception):
 
 class _Branches:
     """Draws for the odds: replays a prefix of choices; asks for a branch past its end. ``exact``:
-    weights as fractions, else as floats (the fight chain: many branches, fast)."""
+    weights as fractions, else as floats (the fight chain: many branches, fast; its steps unwritten)."""
 
     def __init__(self, prefix: tuple[int, ...], exact: bool = True):
         self.prefix, self.used, self.exact = prefix, 0, exact
         self.weight = Fraction(1) if exact else 1.0
+        self.quiet = not exact
 
     def _take(self, options: list[tuple[int, Fraction, float]]) -> int:
         if self.used == len(self.prefix):

@@ -31,6 +31,7 @@ class FightDraws:
     thousands), on the fight's own stream."""
 
     __slots__ = ("rng",)
+    quiet = True  # a fight's attacks write no steps (chargen.systems.d100.attack.Trail)
 
     def __init__(self, rng):
         self.rng = rng

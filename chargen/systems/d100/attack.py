@@ -32,8 +32,14 @@ class Trail:
     steps: list = field(default_factory=list)
     tally: dict = field(default_factory=dict)
     result: dict = field(default_factory=dict)
+    shown: bool = True  # the steps are written (not for a fight's thousands of attacks: its draws are ``quiet``)
+
+    def __post_init__(self):
+        self.shown = not getattr(self.draws, "quiet", False)
 
     def step(self, table: str, row: str, text: str = "", dice: str = "", read: str | None = None, depth: int = 0):
+        if not self.shown:
+            return
         rolled = self.draws.faces() if dice else ()
         self.steps.append(Step(table, row, dice, rolled, read, text, depth))
 
@@ -83,13 +89,14 @@ def _chance(trail: Trail, t: AttackRules, a: Fighter, d: Fighter, weapon: dict, 
     over = max(0, skill - 100)
     reduced = max(0, applied - over)
     chance = skill - reduced
-    sr = t.aim_sr if aimed else weapon.get("sr")
-    trail.step("weapon", f"{a.name}'s {weapon['label']}",
-               f"attack {skill}%, damage {weapon['damage']}{_dm_text(weapon)}" + (f", strike rank {sr}" if sr is not None else ""))
-    text = f"{d.name}'s defence {d.defence}: {applied} applied (blocks of {t.defence_block})"
-    if over:
-        text += f", less the {over}% the attack is over 100: {reduced}"
-    trail.step("defence", f"attack chance {skill} - {reduced} = {chance}", text)
+    if trail.shown:
+        sr = t.aim_sr if aimed else weapon.get("sr")
+        trail.step("weapon", f"{a.name}'s {weapon['label']}", f"attack {skill}%, damage {weapon['damage']}"
+                   f"{_dm_text(weapon)}" + (f", strike rank {sr}" if sr is not None else ""))
+        text = f"{d.name}'s defence {d.defence}: {applied} applied (blocks of {t.defence_block})"
+        if over:
+            text += f", less the {over}% the attack is over 100: {reduced}"
+        trail.step("defence", f"attack chance {skill} - {reduced} = {chance}", text)
     if aimed is not None:
         chance = chance // t.aim_divide
         trail.step("aiming", f"at the {aimed.label}", f"waits until SR {t.aim_sr}; chance 1/{t.aim_divide}: {chance}")
@@ -114,8 +121,9 @@ def _roll(trail: Trail, chance: int, table: str, purpose: str) -> str:
     degrees = _degrees(chance)
     face = trail.draws.die(100, purpose, key=degrees)
     result = degrees[face - 1]
-    trail.step(table, result.capitalize(), f"{_why(face, chance, result)} ({_ranges(chance)})", "1D100",
-               d100_text(face))
+    if trail.shown:
+        trail.step(table, result.capitalize(), f"{_why(face, chance, result)} ({_ranges(chance)})", "1D100",
+                   d100_text(face))
     return result
 
 
