@@ -164,3 +164,40 @@ def test_against_needs_the_encounter_sheet_and_a_readable_side(tmp_path):
     r = run("generate", "--system", "d100", "--seed", "1", "--count", "2", "--format", "pdf", "--layout", "block",
             "-o", tmp_path / "y", "--against", tmp_path / "missing")
     assert r.exit_code == 1 and r.stderr == f"Error: {tmp_path / 'missing'}: no such file or folder\n"
+
+
+def test_rules_check_finds_a_broken_melee_round_at_its_line(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("overlay: d100\nname: Broken\nchanges:\n  attacks:\n    set:\n      round.weapon_arm: tail\n"
+                   "      round.prepare_weapon: -1\n", encoding="utf-8")
+    r = run("rules", "check", bad)
+    assert r.exit_code == 1
+    assert (f"{bad}:6: changes.attacks.set.round.weapon_arm: unknown hit location 'tail' (expected one of: abdomen, "
+            "chest, head, left_arm, left_leg, right_arm, right_leg)") in r.stdout
+    assert f"{bad}:7: changes.attacks.set.round.prepare_weapon: -1 is out of range (expected 0 to 100)" in r.stdout
+
+
+def test_a_house_rule_changes_the_fights(sides, tmp_path):
+    slow = tmp_path / "slow.yaml"
+    slow.write_text("overlay: d100\nname: Slow hands\nchanges:\n  attacks:\n    set:\n      round.strike_ranks: 6\n",
+                    encoding="utf-8")
+    base = run("fight", *sides, "--seed", "3", "--fights", "100", "--format", "json").stdout
+    r = run("fight", *sides, "--seed", "3", "--fights", "100", "--format", "json", "--rules", slow)
+    assert r.exit_code == 0, r.output
+    assert r.stdout != base  # strike ranks past 6 lose their attack
+    assert json.loads(r.stdout)["neither"]["round_limit"] > json.loads(base)["neither"]["round_limit"]
+
+
+def test_a_batch_made_against_a_side_resumes_to_the_same_bytes(tmp_path):
+    args = ("generate", "--system", "d100", "--seed", "5", "--count", "2", "--archetype", "bandit", "--format", "pdf",
+            "--layout", "block", "--against", EXAMPLES / "town-watch.yaml")
+    whole = tmp_path / "whole"
+    assert run(*args, "-o", whole).exit_code == 0
+    part = tmp_path / "part"
+    assert run(*args, "-o", part).exit_code == 0
+    (part / "party.pdf").unlink()
+    r = run("generate", "-o", part, "--resume")
+    assert r.exit_code == 0, r.output
+    assert (part / "party.pdf").read_bytes() == (whole / "party.pdf").read_bytes()
+    r = run("generate", "-o", part, "--resume", "--against", EXAMPLES / "bandit-ambush.yaml")
+    assert r.exit_code == 1 and "--against:" in r.stderr
