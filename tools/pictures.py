@@ -3,8 +3,9 @@
 Each picture is the first page of a PDF chargen makes, drawn by poppler's
 ``pdftoppm`` at 60 dpi: the D100 II sheet, the encounter sheet (party.pdf in the
 block layout), party.pdf in the card layout at 4 and at 9 cards a page, a card
-that continues (a house rule's long NPC, 1/2 and 2/2) and the party at a glance
-(``--compare``, the first page of party.pdf in the block layout).
+that continues (a house rule's long NPC, 1/2 and 2/2), the party at a glance
+(``--compare``, the first page of party.pdf in the block layout) and an encounter
+sheet with the odds of its fight (``--against``).
 Run from the repository: ``python tools/pictures.py`` (needs pdftoppm, from poppler-utils).
 """
 
@@ -29,6 +30,8 @@ PICTURES = {  # file -> (generate options, which PDF)
                    "--archetype", "armsmaster", "--layout", "card"], "party.pdf"),
     "glance": (["--system", "d100", "--seed", "42", "--count", "8", "--archetype", "town_guard", "--layout", "block",
                 "--compare"], "party.pdf"),
+    "odds": (["--system", "d100", "--seed", "42", "--count", "5", "--archetype", "bandit", "--layout", "block",
+              "--party-name", "Bandits at the ford", "--against", "examples/town-watch.yaml"], "party.pdf"),
 }
 
 
