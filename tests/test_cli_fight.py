@@ -201,3 +201,29 @@ def test_a_batch_made_against_a_side_resumes_to_the_same_bytes(tmp_path):
     assert (part / "party.pdf").read_bytes() == (whole / "party.pdf").read_bytes()
     r = run("generate", "-o", part, "--resume", "--against", EXAMPLES / "bandit-ambush.yaml")
     assert r.exit_code == 1 and "--against:" in r.stderr
+
+
+def test_a_side_holds_at_most_200_fighters(tmp_path):
+    doc = make_character(D100, 1, 0)
+    for n, count in (("full", 200), ("over", 201), ("one", 1)):
+        (tmp_path / n).mkdir()
+        for i in range(count):
+            (tmp_path / n / f"{i:04d}.json").write_text(to_json(doc), encoding="utf-8")
+    r = run("fight", tmp_path / "full", tmp_path / "one", "--seed", "1", "--fights", "1", "--max-rounds", "1")
+    assert r.exit_code == 0, r.output
+    assert r.stdout.startswith("full (200) against one (1): 1 fights, seed 1")
+    r = run("fight", tmp_path / "over", tmp_path / "one", "--seed", "1", "--fights", "1")
+    assert r.exit_code == 1 and r.stderr == f"Error: {tmp_path / 'over'}: more than 200 fighters on a side\n"
+
+
+def test_an_estimate_plays_at_most_100000_fights(tmp_path):
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        doc = make_character(D100, 1, 0)
+        doc["weapons"] = []
+        (tmp_path / name / "x.json").write_text(to_json(doc), encoding="utf-8")
+    r = run("fight", tmp_path / "a", tmp_path / "b", "--seed", "1", "--fights", "100000", "--max-rounds", "1")
+    assert r.exit_code == 0, r.output
+    assert r.stdout.startswith("a (1) against b (1): 100,000 fights, seed 1")
+    r = run("fight", tmp_path / "a", tmp_path / "b", "--fights", "100001")
+    assert r.exit_code == 2 and "100001 is not in the range 1<=x<=100000" in r.stderr
