@@ -211,7 +211,7 @@ def test_a_side_holds_at_most_200_fighters(tmp_path):
             (tmp_path / n / f"{i:04d}.json").write_text(to_json(doc), encoding="utf-8")
     r = run("fight", tmp_path / "full", tmp_path / "one", "--seed", "1", "--fights", "1", "--max-rounds", "1")
     assert r.exit_code == 0, r.output
-    assert r.stdout.startswith("full (200) against one (1): 1 fights, seed 1")
+    assert r.stdout.startswith("full (200) against one (1): 1 fight, seed 1")
     r = run("fight", tmp_path / "over", tmp_path / "one", "--seed", "1", "--fights", "1")
     assert r.exit_code == 1 and r.stderr == f"Error: {tmp_path / 'over'}: more than 200 fighters on a side\n"
 

@@ -32,7 +32,7 @@ def _side_json(est: Estimate, s: int) -> dict:
 def text(est: Estimate) -> str:
     a, b = (est.sides[s].label for s in (0, 1))
     n = (len(est.sides[0].docs), len(est.sides[1].docs))
-    lines = [f"{a} ({n[0]}) against {b} ({n[1]}): {est.fights:,} fights, seed {est.seed}"]
+    lines = [f"{a} ({n[0]}) against {b} ({n[1]}): {est.fights:,} fight{'s' if est.fights != 1 else ''}, seed {est.seed}"]
     if est.unended == est.fights and not any(est.out) and not any(est.wins):
         lines.append(f"  nobody can hurt anybody: every fight stopped at the round limit "
                      f"({est.tactics.max_rounds} rounds) with nobody out")
