@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from chargen.cli import cli
 
 ROOT = Path(__file__).parent.parent
-ORDER = ["generate", "render", "check", "explain", "party", "archetypes", "stats", "roll", "systems", "rules check",
+ORDER = ["generate", "render", "check", "explain", "party", "archetypes", "stats", "roll", "fight", "systems", "rules check",
          "rules show", "rules", ""]
 
 

@@ -47,7 +47,8 @@ def fight_cmd(side_a: Path, side_b: Path, fights: int, seed: int | None, target:
 
     \b
     Example:
-        chargen fight guards/ bandits.yaml --seed 1
+        chargen fight examples/bandit-ambush.yaml examples/town-watch.yaml --seed 1
+        chargen fight examples/bandit-ambush.yaml examples/town-watch.yaml --fights 500 --target weakest --morale 1 --format json
     """
     from chargen.fight import report
     from chargen.fight.estimate import default_jobs, estimate
