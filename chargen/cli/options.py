@@ -186,6 +186,9 @@ sheet_options = bundle(  # how html and pdf sheets are rendered: generate, rende
     click.option("--card-backs", is_flag=True, default=None,
                  help="--layout card for printing on both sides (turned over the long edge): a card that does not "
                  "fit continues on its back, not on the next card; pages come in pairs, front and back."),
+    click.option("--each-pdf", is_flag=True, default=None,
+                 help="--layout block or card with pdf: also a PDF of each character's block or card (by default "
+                 "party.pdf alone, the encounter sheet or the cards, holds them)."),
 )
 
 
@@ -196,7 +199,7 @@ def jobs_option(f):
 
 def make_sheet_options(formats, paper, template_dir, jobs, party_name, layout=DEFAULT_LAYOUT,
                        cards_per_page=choices.DEFAULT_CARDS_PER_PAGE, pdf_variant=None, compare=False,
-                       card_backs=False):
+                       card_backs=False, each_pdf=False):
     from chargen.formats import names
     from chargen.run.sheets import SheetOptions
 
@@ -205,7 +208,7 @@ def make_sheet_options(formats, paper, template_dir, jobs, party_name, layout=DE
     return SheetOptions(formats=tuple(f for f in formats if f in names(sheet=True)), paper=paper,
                         template_dir=template_dir, jobs=jobs or 0, party_name=party_name, layout=layout.lower(),
                         cards_per_page=int(cards_per_page), pdf_variant=pdf_variant, compare=bool(compare),
-                        card_backs=bool(card_backs))
+                        card_backs=bool(card_backs), each_pdf=bool(each_pdf))
 
 
 def _check_party_name(name: str, template_dir: Path | None) -> None:
