@@ -290,7 +290,8 @@ def test_render_lays_out_its_collection_beside_the_blocks_with_the_same_bytes(tm
 def test_a_lost_block_and_party_pdf_are_made_again_with_the_same_bytes(tmp_path):
     """--resume in the block layout: the characters done are made again for the encounter sheet,
     which is laid out first, beside the one block still to draw."""
-    args = ["generate", "--seed", "8", "--count", "4", "--format", "json,pdf", "--layout", "block", "--jobs", "2"]
+    args = ["generate", "--seed", "8", "--count", "4", "--format", "json,pdf", "--layout", "block", "--each-pdf",
+            "--jobs", "2"]
     assert run(*args, "-o", tmp_path / "whole").exit_code == 0
     whole = snapshot(tmp_path / "whole")
     out = tmp_path / "out"

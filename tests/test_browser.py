@@ -45,9 +45,9 @@ def folders(tmp_path_factory):
     (root / "long.json").write_text(json.dumps(doc), "utf-8")
     run("render", root / "long.json", "--format", "html,pdf", "-o", root / "long", "--jobs", 1)
     run("generate", "--system", "rtd", "--seed", 7, "--count", 1, "--format", "html,pdf", "--layout", "block",
-        "-o", root / "block", "--jobs", 1)
+        "--each-pdf", "-o", root / "block", "--jobs", 1)
     run("generate", "--system", "kotm", "--seed", 7, "--count", 1, "--format", "html,pdf", "--layout", "card",
-        "--cards-per-page", 9, "--paper", "letter", "-o", root / "card", "--jobs", 1)
+        "--cards-per-page", 9, "--paper", "letter", "--each-pdf", "-o", root / "card", "--jobs", 1)
     return root
 
 

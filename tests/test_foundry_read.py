@@ -94,7 +94,7 @@ def test_the_hand_made_actor_figures_as_brp_prepares_them():
 def test_render_prints_foundry_actors_in_every_layout(batch, tmp_path, layout):
     party = tmp_path / "party.foundry.json"
     party.write_bytes(FORMATS["foundry"].join([FORMATS["foundry"].part(d) for d in batch[:2]], BatchInfo("d100", "x")))
-    r = run("render", party, HAND_MADE, "--layout", layout, "--format", "pdf", "-o", tmp_path / "out")
+    r = run("render", party, HAND_MADE, "--layout", layout, "--each-pdf", "--format", "pdf", "-o", tmp_path / "out")
     assert r.exit_code == 0, r.output
     assert r.stderr.splitlines()[-1] == f"chargen: rendered 3 sheets and party.pdf to {tmp_path / 'out'}"
     assert len(list((tmp_path / "out").glob("0*.pdf"))) == 3

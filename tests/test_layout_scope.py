@@ -43,7 +43,7 @@ def test_the_built_in_layouts_declare_their_scope():
 def test_a_new_layout_is_listed_and_generates_three_a_page(strip, tmp_path):
     assert "strip" in engines.layout_ids() and strip.characters_a_page(4) == 3
     out = tmp_path / "out"
-    run("generate", "--seed", 5, "--count", 7, "--format", "json,pdf", "--layout", "strip", "-o", out)
+    run("generate", "--seed", 5, "--count", 7, "--format", "json,pdf", "--layout", "strip", "--each-pdf", "-o", out)
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["layout"] == "strip" and "cards_per_page" not in manifest and manifest["complete"]
     assert pages(out / "party.pdf") == 3  # seven characters, three a page
@@ -61,7 +61,8 @@ def test_a_new_layout_renders_saved_characters(strip, tmp_path):
 def test_a_new_layout_resumes_to_the_same_bytes(strip, tmp_path):
     whole, cut = tmp_path / "whole", tmp_path / "cut"
     for folder in (whole, cut):
-        run("generate", "--seed", 9, "--count", 5, "--format", "json,pdf", "--layout", "strip", "-o", folder)
+        run("generate", "--seed", 9, "--count", 5, "--format", "json,pdf", "--layout", "strip", "--each-pdf",
+            "-o", folder)
     (cut / "party.pdf").unlink()
     next(cut.glob("0002-*.pdf")).unlink()
     r = run("generate", "-o", cut, "--resume")

@@ -98,7 +98,7 @@ def test_the_reproduce_command_breaks_only_between_arguments(tmp_path, layout):
 
     if shutil.which("pdftotext") is None:
         pytest.skip("pdftotext (poppler-utils) is not installed")
-    r = run("generate", *LONG_COMMAND, "--format", "json,pdf", "--layout", layout, "-o", tmp_path / "a")
+    r = run("generate", *LONG_COMMAND, "--format", "json,pdf", "--layout", layout, "--each-pdf", "-o", tmp_path / "a")
     assert r.exit_code == 0, r.output
     pdf = next((tmp_path / "a").glob("9*.pdf"))
     text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout

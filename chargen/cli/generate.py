@@ -59,7 +59,7 @@ def generate_cmd(ctx: click.Context, system_id: str, seed: int | None, count: in
                  archetype: str | None, profession: str | None, years: str | None, jobs: int | None,
                  overlays: tuple[Path, ...], rules_dirs: tuple[Path, ...], paper: str, template_dir: Path | None,
                  party_name: str | None, layout: str, cards_per_page: str, pdf_variant: str | None,
-                 compare: bool | None, card_backs: bool | None, against: Path | None = None,
+                 compare: bool | None, card_backs: bool | None, each_pdf: bool | None, against: Path | None = None,
                  no_flavour: bool = False) -> None:
     """Generate characters, as data (json, yaml), as sheets (html, pdf) and for other tools
     (csv roster, text stat blocks, meg, foundry, statblock).
@@ -93,7 +93,7 @@ def generate_cmd(ctx: click.Context, system_id: str, seed: int | None, count: in
 
     fmts = parse_formats(formats)
     options = make_sheet_options(fmts, paper, template_dir, jobs, party_name, layout, cards_per_page, pdf_variant,
-                                 compare, card_backs, against)
+                                 compare, card_backs, each_pdf, against)
     asked = Asked(archetype, profession, years, sets, requires, force, flavour=not no_flavour)
     if resume:
         if output is None:
@@ -158,7 +158,7 @@ def _resume(ctx: click.Context, output: Path, asked, overlays: tuple[Path, ...],
              "paper": given_value(ctx, "paper", p["paper"]), "party_name": p["party_name"],
              "layout": given_value(ctx, "layout", p["layout"]), "cards_per_page": int(cards) if cards else None,
              "pdf_variant": p["pdf_variant"], "compare": p["compare"], "against": p["against"] and str(p["against"]),
-             "card_backs": p["card_backs"]}
+             "card_backs": p["card_backs"], "each_pdf": p["each_pdf"]}
     spec, module = resumed_run(output, given, asked, options, overlays, rules_dirs)
     check_against(spec.sheets)
     result = _write(spec, module, output, p["jobs"], resume=True)
@@ -201,7 +201,7 @@ def render_cmd(files: tuple[Path, ...], formats: str, output: Path | None, force
                overlays: tuple[Path, ...], rules_dirs: tuple[Path, ...],
                paper: str, template_dir: Path | None, party_name: str | None, layout: str,
                cards_per_page: str, pdf_variant: str | None, compare: bool | None,
-               card_backs: bool | None) -> None:
+               card_backs: bool | None, each_pdf: bool | None) -> None:
     """Render saved characters as sheets, or convert them to another format: chargen JSON
     or YAML (hand edits and all), MEG JSON (an enemies list or a party: one sheet per NPC),
     Foundry VTT brp actors (one actor, an array of them, or a folder of actor files) and
@@ -232,7 +232,7 @@ def render_cmd(files: tuple[Path, ...], formats: str, output: Path | None, force
     files = saved.expand_folders(files)
     fmts = parse_formats(formats, FORMAT_NAMES)
     options = make_sheet_options(fmts, paper, template_dir, jobs, party_name, layout, cards_per_page, pdf_variant,
-                                 compare, card_backs)
+                                 compare, card_backs, each_pdf)
     if output is None:
         if any(f in SHEET_FORMATS for f in fmts) and (len(fmts) != 1 or len(files) != 1):
             raise click.UsageError("without -o, give one file and one --format (html or pdf); use -o DIR for more")
@@ -269,9 +269,12 @@ def _check_convert(planned, fmts: tuple[str, ...]) -> None:
 def _rendered(result, count: int, output: Path) -> str:
     """What a render wrote: its sheets (and party.pdf), and the files it converted."""
     done = []
-    if result.sheets:
+    own = [s for s in result.sheets if any(f in s.files for f in SHEET_FORMATS)]  # block, card: none without --each-pdf
+    if own:
         extra = " and party.pdf" if "party_pdf" in result.files else ""
-        done.append(f"rendered {len(result.sheets)} sheet{'s' if len(result.sheets) != 1 else ''}{extra}")
+        done.append(f"rendered {len(own)} sheet{'s' if len(own) != 1 else ''}{extra}")
+    elif result.sheets and "party_pdf" in result.files:
+        done.append(f"rendered party.pdf ({len(result.sheets)} character{'s' if len(result.sheets) != 1 else ''})")
     if result.data_files:
         done.append(f"converted {count} character{'s' if count != 1 else ''} ({len(result.data_files)} "
                     f"file{'s' if len(result.data_files) != 1 else ''})")

@@ -101,7 +101,7 @@ def stats_cmd(system_id: str, seed: int | None, count: int, archetype: str | Non
 def party_cmd(ctx: click.Context, file: Path, output: Path, force: bool, resume: bool, jobs: int | None,
               overlays: tuple[Path, ...], rules_dirs: tuple[Path, ...], paper: str, template_dir: Path | None,
               party_name: str | None, layout: str, cards_per_page: str, pdf_variant: str | None,
-              compare: bool | None, card_backs: bool | None, against: Path | None) -> None:
+              compare: bool | None, card_backs: bool | None, each_pdf: bool | None, against: Path | None) -> None:
     """Make the encounter or party a party file describes: its name, system, seed, member lines
     (archetype, count as a number or dice, name, years) and formats.
 
@@ -130,7 +130,7 @@ def party_cmd(ctx: click.Context, file: Path, output: Path, force: bool, resume:
             click.echo(f"Error: {problem}", err=True)
         raise SystemExit(1) from None
     options = make_sheet_options(party.formats, paper, template_dir, jobs, party_name, layout, cards_per_page,
-                                 pdf_variant, compare, card_backs, against)
+                                 pdf_variant, compare, card_backs, each_pdf, against)
     given = [name for name in SHEET_KEYS if given_value(ctx, name, ctx.params[name]) is not None]
     spec = party.spec(options, given, overlays, rules_dirs)
     check_against(spec.sheets)

@@ -186,6 +186,9 @@ sheet_options = bundle(  # how html and pdf sheets are rendered: generate, rende
     click.option("--card-backs", is_flag=True, default=None,
                  help="--layout card for printing on both sides (turned over the long edge): a card that does not "
                  "fit continues on its back, not on the next card; pages come in pairs, front and back."),
+    click.option("--each-pdf", is_flag=True, default=None,
+                 help="--layout block or card with pdf: also a PDF of each character's block or card (by default "
+                 "party.pdf alone, the encounter sheet or the cards, holds them)."),
 )
 
 
@@ -219,7 +222,7 @@ def check_against(sheets) -> None:
 
 def make_sheet_options(formats, paper, template_dir, jobs, party_name, layout=DEFAULT_LAYOUT,
                        cards_per_page=choices.DEFAULT_CARDS_PER_PAGE, pdf_variant=None, compare=False,
-                       card_backs=False, against=None):
+                       card_backs=False, each_pdf=False, against=None):
     from chargen.formats import names
     from chargen.run.sheets import SheetOptions
 
@@ -228,7 +231,8 @@ def make_sheet_options(formats, paper, template_dir, jobs, party_name, layout=DE
     return SheetOptions(formats=tuple(f for f in formats if f in names(sheet=True)), paper=paper,
                         template_dir=template_dir, jobs=jobs or 0, party_name=party_name, layout=layout.lower(),
                         cards_per_page=int(cards_per_page), pdf_variant=pdf_variant, compare=bool(compare),
-                        card_backs=bool(card_backs), against=None if against is None else str(against))
+                        card_backs=bool(card_backs), each_pdf=bool(each_pdf),
+                        against=None if against is None else str(against))
 
 
 def _check_party_name(name: str, template_dir: Path | None) -> None:

@@ -33,9 +33,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote_to_bytes, urlsplit
 
-import weasyprint
-from weasyprint.text.fonts import FontConfiguration
-from weasyprint.urls import FatalURLFetchingError, URLFetcher, URLFetcherResponse
+from chargen.render.contain.deferred import defer
+
+# fontTools.subset (75 ms of a cold start's import) is imported by WeasyPrint's PDF writer but used
+# only where libharfbuzz-subset is missing: it is loaded when first used, not with WeasyPrint.
+defer("fontTools.subset")
+
+import weasyprint  # noqa: E402 - after the deferral above
+from weasyprint.text.fonts import FontConfiguration  # noqa: E402
+from weasyprint.urls import FatalURLFetchingError, URLFetcher, URLFetcherResponse  # noqa: E402
 
 from chargen.errors import RenderError
 from chargen.render.contain import uasheet

@@ -249,6 +249,7 @@ _MANIFEST_FIELDS = {
 _OPTIONAL_FIELDS = {"paper": str, "party_name": str, "layout": str, "cards_per_page": int, "pdf_variant": str,
                     "compare": bool,  # party.pdf carries the party at a glance
                     "card_backs": bool,  # cards continue on their backs
+                    "each_pdf": bool,  # block and card layouts: a PDF of each character too
                     "batch_files": dict,  # a batch of sheets only
                     "request": dict, "party": dict}  # a batch of archetypes or professions; a party file
 

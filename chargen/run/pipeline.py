@@ -77,7 +77,7 @@ class Pipeline(Writer):
         spec, folder = self.spec, self.folder
         ident = spec.to_manifest()
         result = BatchResult(folder, batch_files={} if batch_files(self.formats) else None)
-        state = resume_state(folder, ident, spec.indices, self.formats) if resume else ResumeState()
+        state = resume_state(folder, ident, spec.indices, self.formats, self.files) if resume else ResumeState()
         check_names({**state.done, **state.partial}, self.make, folder)  # each entry is this batch's character
         result.redone = state.redone
         record = Record(ident, result, dict(state.done))

@@ -42,8 +42,11 @@ MISSING, NOT_REGULAR, CHANGED = "missing", "not a regular file", "changed since 
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 
 
-def resume_state(folder: Path, ident: dict, indices: range, formats: tuple[Format, ...]) -> ResumeState:
-    """The characters an interrupted batch in ``folder`` completed, after checking it is this batch."""
+def resume_state(folder: Path, ident: dict, indices: range, formats: tuple[Format, ...],
+                 files: tuple[Format, ...] | None = None) -> ResumeState:
+    """The characters an interrupted batch in ``folder`` completed, after checking it is this batch.
+    ``files``: the formats with a file per character (default: those of ``formats`` that have one)."""
+    files = tuple(f for f in formats if f.per_character) if files is None else files
     old = read_manifest(folder)
     refuse_other_command(old, "party" if "party" in ident else "generate", folder)
     diffs = differences(old, ident)
@@ -52,7 +55,7 @@ def resume_state(folder: Path, ident: dict, indices: range, formats: tuple[Forma
                           "give the options and --rules files it was made with")
     done, partial, redone = {}, {}, Counter()
     for n, entry in enumerate(old["characters"]):
-        _check_entry(entry, n, indices, formats, folder)
+        _check_entry(entry, n, indices, files, folder)
         if entry["index"] in done or entry["index"] in partial:
             raise OutputError(f"{folder / 'manifest.json'}: characters[{n}].index: {entry['index']} is listed twice")
         bad = {f: why for f, name in entry["files"].items() if (why := check_file(folder, name, entry["sha256"][f]))}
@@ -140,7 +143,6 @@ def _check_entry(entry: object, n: int, indices: range, formats: tuple[Format, .
     i, files = entry["index"], entry["files"]
     if type(i) is not int or i not in indices:
         raise OutputError(f"{where}.index: not an index of this batch ({indices.start} to {indices.stop - 1})")
-    formats = tuple(f for f in formats if f.per_character)
     names = [f.name for f in formats]
     if not isinstance(files, dict) or list(files) != names or not isinstance(entry["sha256"], dict) \
             or list(entry["sha256"]) != names:
@@ -178,7 +180,7 @@ def differences(old: dict, ident: dict) -> list[str]:
 
 # what a run's manifest records only when it is set (RunSpec.to_manifest): its absence is a difference
 _RECORDED_WHEN_SET = ("request", "party", "cards_per_page", "pdf_variant", "pins", "requires", "compare",
-                      "card_backs", "flavour")
+                      "card_backs", "each_pdf", "flavour")
 
 
 def _overlays(records: object) -> str:
@@ -209,6 +211,7 @@ def recorded_options(old: dict, given, folder: Path | None = None) -> dict:
         "pdf_variant": old.get("pdf_variant"),
         "compare": old.get("compare"),
         "card_backs": old.get("card_backs"),
+        "each_pdf": old.get("each_pdf"),
         "against": old.get("against"),
     }
     diffs = [f"{_OPTION[k]}: {_show(v)} in the manifest, {_show(given[k])} now"
@@ -221,4 +224,4 @@ def recorded_options(old: dict, given, folder: Path | None = None) -> dict:
 _OPTION = {"system": "--system", "seed": "--seed", "first": "--index", "count": "--count", "formats": "--format",
            "paper": "--paper", "party_name": "--party-name", "layout": "--layout", "cards_per_page": "--cards-per-page",
            "pdf_variant": "--pdf-variant", "compare": "--compare",
-           "card_backs": "--card-backs", "against": "--against"}
+           "card_backs": "--card-backs", "each_pdf": "--each-pdf", "against": "--against"}

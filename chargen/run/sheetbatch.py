@@ -85,8 +85,14 @@ def _prepare(run: Writer, index: int, state: ResumeState, doc: dict | None = Non
                                       if old["files"].get(n) == name}
     new = old is None or any(f.name not in present for f in run.data)
     digests = {**present, **run.write_files(doc, files, run.data)}
-    draw = tuple(f.name for f in run.sheets if f.name not in present)
-    return SheetTask(stem, doc, files, draw, index), digests, new
+    draw = tuple(f.name for f in run.sheets if f.name in files and f.name not in present)
+    return SheetTask(stem, doc, files, draw, index, check=_in_collection_only(run.spec.sheets, run.sheets)), digests, new
+
+
+def _in_collection_only(options, formats) -> bool:
+    """Whether a character's PDF is only its part of party.pdf's collection (block and card layouts
+    without --each-pdf): its task checks that the fonts draw it (:meth:`SheetRenderer.check_glyphs`)."""
+    return any(f.name == "pdf" for f in formats) and not options.pdf_each
 
 
 def draw_saved(run: Writer) -> BundleResult:
@@ -101,10 +107,12 @@ def draw_saved(run: Writer) -> BundleResult:
         return result
     drawn = characters(list(saved.planned), saved.modules)
 
+    each = run.spec.sheets.per_character(formats)  # in the block and card layouts, pdf only with --each-pdf
+
     def tasks() -> Iterator[SheetTask]:
         for stem, doc, files in drawn:
-            yield SheetTask(stem, doc, {**files, **{f.name: f.file_name(stem) for f in formats}},
-                            tuple(f.name for f in formats))
+            yield SheetTask(stem, doc, {**files, **{f.name: f.file_name(stem) for f in each}},
+                            tuple(f.name for f in each), check=_in_collection_only(run.spec.sheets, formats))
 
     with lock_folder(run.folder), SheetStage(run.folder, run.spec.sheets, formats, saved.modules, count) as stage:
         try:

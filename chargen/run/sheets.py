@@ -28,7 +28,7 @@ from chargen.errors import ChargenError, RenderError
 from chargen.formats import FORMATS, INDEX_HTML, PARTY_PDF, Format, batch_files, names
 from chargen.seeds import batch_number
 from chargen.run.files import remove_stale_temporaries
-from chargen.run.procs import no_hangup_for_helpers, terminate, wait
+from chargen.run.procs import terminate, wait
 from chargen.run.spec import DEFAULT_PARTY_NAME, SheetOptions  # noqa: F401 - with the stage, for callers
 from chargen.run.workers import (  # noqa: F401 - SheetRenderer, quiet_collector, draw: with the stage, for callers
     Drawn, SheetRenderer, SheetTask, _init, _sheet, draw, quiet_collector)
@@ -66,13 +66,9 @@ def start_early(formats: tuple[str, ...]) -> None:
 def _start_forkserver(formats: tuple[Format, ...]) -> None:
     """Start the fork server (which imports WeasyPrint, about a second) without waiting for it,
     so the main process's own set-up (party.pdf's writer) runs meanwhile."""
-    from multiprocessing import forkserver
+    from chargen.run.early import start_forkserver
 
-    pdf = PARTY_PDF in batch_files(formats)
-    multiprocessing.get_context("forkserver").set_forkserver_preload(
-        ["chargen.run.sheets"] + (["chargen.render.pdf"] if pdf else []))
-    with no_hangup_for_helpers():  # a closed terminal's SIGHUP is the main process's to handle
-        forkserver.ensure_running()
+    start_forkserver(PARTY_PDF in batch_files(formats))
 
 
 def _pool(options: SheetOptions, formats: tuple[Format, ...], modules: tuple, workers: int, scratch: str):

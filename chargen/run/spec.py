@@ -38,6 +38,7 @@ class SheetOptions:
     pdf_variant: str | None = None        # one of chargen.choices.PDF_VARIANTS
     compare: bool = False                 # party.pdf carries the party at a glance (chargen.render.glance)
     card_backs: bool = False              # cards continue on their backs (pages in front and back pairs)
+    each_pdf: bool = False                # block and card layouts: a PDF of each character too (else party.pdf only)
     against: str | None = None            # the side the encounter is meant for, as given (chargen.fight.encounter)
     against_from: str = ""                # the folder ``against`` is relative to (a party file's); "": the current one
 
@@ -48,6 +49,16 @@ class SheetOptions:
     @property
     def title(self) -> str:
         return self.party_name or DEFAULT_PARTY_NAME
+
+    @property
+    def pdf_each(self) -> bool:
+        """Whether a pdf batch writes a PDF of each character: always in a layout of whole sheets; in the
+        block and card layouts (party.pdf is the encounter sheet or the cards) only with ``each_pdf``."""
+        return self.each_pdf or not layout_collects(self.layout)
+
+    def per_character(self, formats: tuple) -> tuple:
+        """The formats of ``formats`` (:class:`chargen.formats.Format`) with a file per character."""
+        return tuple(f for f in formats if f.per_character and (f.name != "pdf" or self.pdf_each))
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,6 +182,8 @@ class RunSpec:
                 record["compare"] = True
             if s.card_backs and layout_chooses_cards(s.layout):
                 record["card_backs"] = True
+            if s.each_pdf and layout_collects(s.layout):
+                record["each_pdf"] = True
             if s.against:
                 record["against"] = s.against
             return record
@@ -182,7 +195,7 @@ class RunSpec:
     def from_manifest(cls, manifest: Mapping, given: Mapping, folder: Path | None = None) -> RunSpec:
         """The run a manifest records, for ``--resume``: ``given`` maps the options the user gave
         again (``system``, ``seed``, ``first``, ``count``, ``formats``, ``paper``, ``party_name``,
-        ``layout``, ``cards_per_page``, ``pdf_variant``) to their values; one that is not the
+        ``layout``, ``cards_per_page``, ``pdf_variant``, ``compare``, ``card_backs``, ``each_pdf``) to their values; one that is not the
         manifest's is refused (naming ``folder``). Pins and requirements are read as recorded (check them against the
         rules before use: :func:`chargen.run.resume.resumed_request`)."""
         from chargen.run.resume import recorded_options
@@ -192,7 +205,8 @@ class RunSpec:
                               layout=taken["layout"] or DEFAULT_LAYOUT,
                               cards_per_page=taken["cards_per_page"] or DEFAULT_CARDS_PER_PAGE,
                               pdf_variant=taken["pdf_variant"], compare=bool(taken["compare"]),
-                              card_backs=bool(taken["card_backs"]), against=taken["against"])
+                              card_backs=bool(taken["card_backs"]), each_pdf=bool(taken["each_pdf"]),
+                              against=taken["against"])
         spec = cls(system=taken["system"], seed=taken["seed"], first=taken["first"], count=taken["count"],
                    formats=taken["formats"], request=_recorded_request(manifest), sheets=sheets,
                    rules=dict(manifest["system"]),
@@ -206,6 +220,13 @@ class RunSpec:
 
         old = other.to_manifest() if isinstance(other, RunSpec) else other
         return differences(old, self.to_manifest())
+
+
+def layout_collects(layout_id: str) -> bool:
+    """Whether a layout sets several characters to a page (block, card): its party.pdf is their collection."""
+    from chargen import engines
+
+    return engines.layout_scope(layout_id).fragment
 
 
 def layout_chooses_cards(layout_id: str) -> bool:

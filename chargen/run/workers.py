@@ -31,6 +31,7 @@ class SheetTask:
     files: dict
     draw: tuple[str, ...]
     index: int | None = None  # the character's index in the batch (default: its seed index; a party's differs)
+    check: bool = False  # no file of its own to draw, but in party.pdf's collection: check that its fonts draw it
 
 
 @dataclass(frozen=True)
@@ -118,6 +119,21 @@ class SheetRenderer:
         html, laid, _ = fit(render, lambda h: self.maker().lay_out(h, what))
         return self.maker().render(html, what, laid=laid)
 
+    def check_glyphs(self, doc: dict) -> None:
+        """Raise :class:`~chargen.render.contain.glyphs.MissingGlyph` when no installed font draws a
+        character of ``doc``'s block or card, as its own PDF would, for a character whose only PDF is
+        its part of party.pdf (so that it fails alone, as its own PDF would): the fragment's text,
+        one paragraph, laid out and drawn (WeasyPrint warns of a missing glyph as it draws)."""
+        import html as markup
+        import re
+
+        html = self.renderer.sheet(self.figured(doc), False, self.layout)  # a card whole, not cut to fit
+        shown = re.sub(r"(?is)<(head|style|script)\b.*?</\1\s*>", " ", html)
+        text = " ".join(markup.unescape(re.sub(r"<[^>]*>", " ", shown)).split())
+        page = (f'<!DOCTYPE html><html><head><meta charset="utf-8"></head><body><p>{markup.escape(text)}</p>'
+                f'<p><b>{markup.escape(text)}</b></p></body></html>')
+        self.maker().render(page, f"sheet of '{doc['identity']['name']}'")
+
     def pdf(self, html: str, what: str, attachments: tuple[tuple[str, bytes], ...] = ()) -> bytes:
         laid = self._fitted[3] if self._fitted is not None and self._fitted[2] == html else None
         return self.maker().render(html, what, attachments, laid).pdf
@@ -183,12 +199,14 @@ def draw(renderer: SheetRenderer, formats: dict[str, Format], folder: Path, task
     from chargen.render.contain.glyphs import MissingGlyph
 
     digests = {}
-    for name in task.draw:
+    for name in task.draw + (("",) if task.check else ()):
         try:
-            data = formats[name].to_bytes(task.doc, renderer)
+            data = formats[name].to_bytes(task.doc, renderer) if name else renderer.check_glyphs(task.doc)
         except MissingGlyph as e:
             return Drawn(digests, [], f"sheet of '{task.doc['identity']['name']}' (index {task.doc['seed']['index']}): "
                                       f"{e.detail}")
+        if not name:
+            continue
         atomic_write(inside(folder, task.files[name]), data)
         digests[name] = hashlib.sha256(data).hexdigest()
     return Drawn(digests, [list(f) for f in renderer.extra(task.doc).get("roster", [])])

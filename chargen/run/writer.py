@@ -46,8 +46,8 @@ class Writer:
 
     @property
     def files(self) -> tuple[Format, ...]:
-        """The formats with a file per character."""
-        return tuple(f for f in self.formats if f.per_character)
+        """The formats with a file per character (in the block and card layouts, pdf only with --each-pdf)."""
+        return self.spec.sheets.per_character(self.formats)
 
     @property
     def whole(self) -> tuple[Format, ...]:

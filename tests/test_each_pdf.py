@@ -1,0 +1,83 @@
+"""--each-pdf: in the block and card layouts party.pdf (the encounter sheet, the cards) is what a pdf
+batch makes; a PDF of each character's block or card only when asked, recorded in the manifest."""
+
+import json
+from pathlib import Path
+
+import pypdf
+from click.testing import CliRunner
+
+from chargen.cli import cli
+
+BLOCK = ["generate", "--system", "d100", "--seed", 8, "--count", 3, "--format", "json,pdf", "--layout", "block",
+         "--jobs", 2]
+
+
+def run(*args):
+    return CliRunner().invoke(cli, [str(a) for a in args])
+
+
+def pages(pdf: Path) -> list[bytes]:
+    """Each page's drawing (its content stream): the same pages, whatever else the file embeds."""
+    return [page.get_contents().get_data() for page in pypdf.PdfReader(pdf).pages]
+
+
+def test_the_block_layout_makes_party_pdf_alone_by_default(tmp_path):
+    r = run(*BLOCK, "-o", tmp_path / "out")
+    assert r.exit_code == 0, r.output
+    names = sorted(p.name for p in (tmp_path / "out").iterdir())
+    assert [n for n in names if n.endswith(".pdf")] == ["party.pdf"]
+    assert len([n for n in names if n.endswith(".json") and n != "manifest.json"]) == 3
+    manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
+    assert "each_pdf" not in manifest and manifest["complete"]
+    assert [list(c["files"]) for c in manifest["characters"]] == [["json"]] * 3
+    index = (tmp_path / "out" / "index.html").read_text()
+    assert ".pdf\"" not in index.replace('href="party.pdf"', "")
+
+
+def test_each_pdf_adds_the_blocks_and_leaves_the_encounter_sheet_as_it_is(tmp_path):
+    assert run(*BLOCK, "-o", tmp_path / "alone").exit_code == 0
+    r = run(*BLOCK, "--each-pdf", "-o", tmp_path / "each")
+    assert r.exit_code == 0, r.output
+    each = tmp_path / "each"
+    assert len(list(each.glob("000*.pdf"))) == 3
+    manifest = json.loads((each / "manifest.json").read_text())
+    assert manifest["each_pdf"] is True
+    assert [list(c["files"]) for c in manifest["characters"]] == [["json", "pdf"]] * 3
+    assert pages(each / "party.pdf") == pages(tmp_path / "alone" / "party.pdf")
+
+
+def test_resume_compares_each_pdf_and_finishes_a_batch_without_it(tmp_path):
+    out = tmp_path / "out"
+    assert run(*BLOCK, "-o", out).exit_code == 0
+    refused = run("generate", "-o", out, "--resume", "--each-pdf")
+    assert refused.exit_code == 1
+    assert "each_pdf: None in the manifest, True now" in refused.output
+    whole = {p.name: p.read_bytes() for p in out.iterdir()}
+    (out / "party.pdf").unlink()
+    next(out.glob("0001-*.json")).unlink()
+    again = run("generate", "-o", out, "--resume")
+    assert again.exit_code == 0, again.output
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == whole
+
+
+def test_the_card_layout_and_render_follow_the_same_rule(tmp_path):
+    assert run("generate", "--system", "kotm", "--seed", 4, "--count", 2, "-o", tmp_path / "saved").exit_code == 0
+    saved = sorted((tmp_path / "saved").glob("000*.json"))
+    r = run("render", *saved, "--layout", "card", "-o", tmp_path / "cards")
+    assert r.exit_code == 0, r.output
+    assert sorted(p.name for p in (tmp_path / "cards").glob("*.pdf")) == ["party.pdf"]
+    assert r.stderr.splitlines()[-1] == f"chargen: rendered party.pdf (2 characters) to {tmp_path / 'cards'}"
+    r = run("render", *saved, "--layout", "card", "--each-pdf", "-o", tmp_path / "each")
+    assert r.exit_code == 0, r.output
+    assert len(list((tmp_path / "each").glob("000*.pdf"))) == 2
+    assert pages(tmp_path / "each" / "party.pdf") == pages(tmp_path / "cards" / "party.pdf")
+
+
+def test_each_pdf_changes_nothing_in_the_sheet_layout(tmp_path):
+    args = ["generate", "--system", "rtd", "--seed", 2, "--count", 2, "--format", "pdf", "--jobs", 2]
+    assert run(*args, "-o", tmp_path / "plain").exit_code == 0
+    assert run(*args, "--each-pdf", "-o", tmp_path / "each").exit_code == 0
+    plain = {p.name: p.read_bytes() for p in (tmp_path / "plain").iterdir()}
+    assert len([n for n in plain if n.startswith("000")]) == 2
+    assert {p.name: p.read_bytes() for p in (tmp_path / "each").iterdir()} == plain
