@@ -121,7 +121,7 @@ def plan(rules, sides, tactics) -> Round:
 
 def _begin(c: Combatant) -> None:
     c.active = tuple(m for m in c.mods)
-    c.mods = tuple(sorted((k, a, None if n is None else n - 1) for k, a, n in c.mods if n is None or n > 1))
+    c.mods = _sorted((k, a, None if n is None else n - 1) for k, a, n in c.mods if n is None or n > 1)
     c.pos = c.group = None
     c.ready, c.pending = False, 0
     if c.out:
@@ -266,6 +266,22 @@ def _apply(rules, draws, sides, c: Combatant, e, credit) -> None:
         c.stun += 1  # he spends his next attack picking his weapon up
     if e.breaks and on("breaks"):
         c.weapon += 1
+    _timed(c, e, on)
+    if e.dp and on("dp"):
+        _harm(rules, c, e.dp, None, credit)
+    if e.self is not None and on("self"):
+        _harm(rules, c, _normal(rules, draws, c) + e.self, None, credit)
+    if e.friend is not None and on("friend"):
+        friends = [o for o in sides[c.side] if o is not c and not o.out]
+        if friends:
+            friend = friends[draws.die(len(friends), "friend") - 1] if len(friends) > 1 else friends[0]
+            _harm(rules, friend, _normal(rules, draws, c) + e.friend, None, credit)
+            if on("friend_stunned"):
+                friend.stun += e.friend_stunned
+
+
+def _timed(c: Combatant, e, on) -> None:
+    """The row's modifiers that last some rounds (or attacks, or the fight)."""
     mods = list(c.mods)
     if e.sd is not None and on("sd"):
         mods.append(("sd", e.sd.add, e.sd.rounds))
@@ -278,18 +294,12 @@ def _apply(rules, draws, sides, c: Combatant, e, credit) -> None:
             c.exposed += (e.against.add,) * e.against.attacks
         else:
             mods.append(("against", e.against.add, e.against.rounds))
-    c.mods = tuple(sorted(mods, key=lambda m: (m[0], m[1], -1 if m[2] is None else m[2])))
-    if e.dp and on("dp"):
-        _harm(rules, c, e.dp, None, credit)
-    if e.self is not None and on("self"):
-        _harm(rules, c, _normal(rules, draws, c) + e.self, None, credit)
-    if e.friend is not None and on("friend"):
-        friends = [o for o in sides[c.side] if o is not c and not o.out]
-        if friends:
-            friend = friends[draws.die(len(friends), "friend") - 1] if len(friends) > 1 else friends[0]
-            _harm(rules, friend, _normal(rules, draws, c) + e.friend, None, credit)
-            if on("friend_stunned"):
-                friend.stun += e.friend_stunned
+    c.mods = _sorted(mods)
+
+
+def _sorted(mods) -> tuple:
+    """Mods in one order (a state of the exact chain): by kind, amount, then rounds (the fight's last)."""
+    return tuple(sorted(mods, key=lambda m: (m[0], m[1], -1 if m[2] is None else m[2])))
 
 
 def _normal(rules, draws, c: Combatant) -> int:
