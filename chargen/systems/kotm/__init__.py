@@ -2,6 +2,7 @@
 
 from chargen.engines import Engine, NameScheme, RollOption, read_schema, register, sheet_block_card
 from chargen.systems.kotm.combat import attack
+from chargen.systems.kotm.fight import KIT as FIGHT
 from chargen.systems.kotm.generate import check_request, draw_identity, fill, generate, pin_targets, recompute
 from chargen.systems.kotm.resolve import ROLL_OPTIONS, resolve
 from chargen.systems.kotm.rules_archetypes import signature
@@ -49,6 +50,8 @@ ENGINE = register(Engine(
     best_weapon="damage_modifier",
     ids=lambda rules: {"weapons": tuple(rules.weapons)},
     combat=attack,
+    play_files=("fight",),
+    fight=FIGHT,
 ))
 
 __all__ = ["ENGINE", "ROLL_OPTIONS", "build_rules", "generate", "resolve", "sheet_context"]

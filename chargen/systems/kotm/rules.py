@@ -10,6 +10,7 @@ from chargen.rules.check import (
 )
 from chargen.rules.tables import Banded, banded, check_partition, parse_range, read_range, row_index
 from chargen.rules.yamlio import Located
+from chargen.systems.kotm import rules_fight
 from chargen.systems.kotm.rules_archetypes import archetypes_table
 
 FILES = ("module", "attack", "levels", "fumbles", "generation", "weapons", "names")
@@ -158,6 +159,7 @@ class KotmRules:
     weapons: dict[str, Weapon]
     names: Names
     archetypes: dict = field(default_factory=dict)  # id -> KotmArchetype (archetypes.yaml, optional)
+    fight: object = None  # rules_fight.FightRules (fight.yaml, optional): how `chargen fight` plays
 
     def save_check(self, level: int) -> int:
         """ "SC is 5 or your level, whichever is higher." """
@@ -193,10 +195,12 @@ def build(docs: dict[str, Located], problems: Problems) -> KotmRules | None:
     archetypes = archetypes_table(optional_cursor(docs, "archetypes", problems),
                                   {p.id for p in gen.get("professions", ())}, (level_min or 0, level_max or 0),
                                   lambda pc: weapon_picks(pc, weapons))
+    fight = rules_fight.fight(optional_cursor(docs, "fight", problems), {r.id for r in fumbles.rows} if fumbles else set())
     if problems.items:
         return None
     return KotmRules(attack=attack, level_min=level_min, level_max=level_max, save_floor=floor,
-                     cf_damage=cf_table, fumbles=fumbles, weapons=weapons, names=names, archetypes=archetypes, **gen)
+                     cf_damage=cf_table, fumbles=fumbles, weapons=weapons, names=names, archetypes=archetypes,
+                     fight=fight, **gen)
 
 
 def _check_covers(c: Cursor, table: Banded, low: int, high: int) -> None:

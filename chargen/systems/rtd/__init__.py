@@ -2,6 +2,7 @@
 
 from chargen.engines import Engine, NameScheme, RollOption, read_schema, register, sheet_block_card
 from chargen.systems.rtd.attack import attack
+from chargen.systems.rtd.fight import KIT as FIGHT
 from chargen.systems.rtd.generate import check_request, draw_identity, fill, generate, pin_targets, recompute
 from chargen.systems.rtd.resolve import ROLL_OPTIONS, resolve
 from chargen.systems.rtd.rules_archetypes import signature
@@ -75,7 +76,8 @@ ENGINE = register(Engine(
     best_weapon="damage",
     ids=lambda rules: {"weapons": tuple(rules.weapons), "skills": tuple(i for i, _ in rules.skill_pool)},
     combat=attack,
-    play_files=("wounding",),
+    play_files=("wounding", "fight"),
+    fight=FIGHT,
 ))
 
 __all__ = ["ENGINE", "ROLL_OPTIONS", "build_rules", "generate", "resolve", "sheet_context"]

@@ -14,6 +14,7 @@ from chargen.rules.tables import read_range, row_index
 from chargen.rules.yamlio import Located
 from chargen.systems.rtd import rules_combat as rc
 from chargen.systems.rtd.rules_archetypes import archetypes_table
+from chargen.systems.rtd import rules_fight
 from chargen.systems.rtd.rules_wounding import wounding
 
 FILES = ("module", "stats", "roll_offs", "actions", "skills", "wounds", "combat", "weapons", "names")
@@ -125,6 +126,7 @@ class RtdRules:
     names: rc.Names
     archetypes: dict = field(default_factory=dict)  # id -> RtdArchetype (archetypes.yaml, optional)
     wounding: object = None  # rules_wounding.Wounding (wounding.yaml, optional): what a blow does to a part
+    fight: object = None  # rules_fight.FightRules (fight.yaml, optional): how `chargen fight` plays
 
     @property
     def buffed_stat_max(self) -> int:
@@ -166,6 +168,8 @@ def build(docs: dict[str, Located], problems: Problems) -> RtdRules | None:
     if parts["wounds"] is not None:
         parts["wounding"] = wounding(optional_cursor(docs, "wounding", problems),
                                      {p.id for p in parts["wounds"].parts}, {s.id for s in parts["wounds"].states})
+        parts["fight"] = rules_fight.fight(optional_cursor(docs, "fight", problems), {p.id for p in parts["wounds"].parts},
+                                           [s.id for s in parts["wounds"].states])
     if problems.items:
         return None
     return RtdRules(**parts)
