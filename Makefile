@@ -27,8 +27,10 @@ system-deps:
 	@python3 tools/system_libraries.py --install
 
 # Two worker processes (pytest-xdist), a test file's tests in one of them, in order (the help
-# examples and README recipes run in sequence); each test's folders under one short base
-# folder: a worker pool's socket path must stay under the 108 characters AF_UNIX allows.
+# examples and README recipes run in sequence), the longest files first (tests/conftest.py's
+# LONGEST_FIRST, kept in that order by pyproject's --no-loadscope-reorder); each test's folders
+# under one short base folder: a worker pool's socket path must stay under the 108 characters
+# AF_UNIX allows.
 test: deps
 	$(PY) -m pytest -n 2 --dist loadfile --basetemp="$$(mktemp -d)/t"
 

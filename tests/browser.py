@@ -4,7 +4,9 @@
 every console message or uncaught exception, and prints it to PDF as the browser's
 print would (the page's own @page size, backgrounds on). Nothing is downloaded:
 the browser is the machine's, found on PATH, with background networking off and a
-throw-away profile.
+throw-away profile. Inside :func:`shared` (a test module's fixture), every page is opened
+in one launched browser, each use in a new browser context of its own (as a fresh
+incognito window: no cache, cookies or tabs of an earlier use), closed after it.
 """
 
 from __future__ import annotations
@@ -62,13 +64,16 @@ class _Pipe:
                 return reply.get("result", {})
             self.events.append(reply)
 
-    def wait_for(self, method: str) -> dict:
+    def wait_for(self, method: str, session: str | None = None) -> dict:
+        def wanted(event):
+            return event.get("method") == method and session in (None, event.get("sessionId"))
+
         for i, event in enumerate(self.events):
-            if event.get("method") == method:
+            if wanted(event):
                 return self.events.pop(i)
         while True:
             event = self._read()
-            if event.get("method") == method:
+            if wanted(event):
                 return event
             self.events.append(event)
 
@@ -124,11 +129,42 @@ def _launched() -> Iterator[_Pipe]:
         shutil.rmtree(profile, ignore_errors=True)
 
 
+_SHARED: list[_Pipe] = []  # the browser of :func:`shared`, while it runs
+
+
+@contextlib.contextmanager
+def shared() -> Iterator[None]:
+    """Within it, :func:`print_page` and :func:`open_pages` use one launched Chromium (one launch a
+    test module instead of one a page; each use still gets a browser context of its own)."""
+    with _launched() as pipe:
+        _SHARED.append(pipe)
+        try:
+            yield
+        finally:
+            _SHARED.remove(pipe)
+
+
+@contextlib.contextmanager
+def _context() -> Iterator[tuple[_Pipe, str]]:
+    """The shared browser (or one launched now) and a new browser context in it, disposed of after
+    (its tabs closed)."""
+    with contextlib.ExitStack() as stack:
+        pipe = _SHARED[-1] if _SHARED else stack.enter_context(_launched())
+        pipe.events.clear()  # an earlier use's
+        context = pipe.send("Target.createBrowserContext")["browserContextId"]
+        try:
+            yield pipe, context
+        finally:
+            pipe.deadline = None
+            pipe.send("Target.disposeBrowserContext", {"browserContextId": context})
+            pipe.events.clear()
+
+
 def print_page(path: Path, timeout: float = 60, evaluate: str | None = None, width: int = 1200) -> Printed:
     """Open ``path`` in headless Chromium and print it; what it requested and logged; with ``evaluate``,
     that expression's value on a screen ``width`` pixels wide (before printing)."""
-    with _launched() as pipe:
-        target = pipe.send("Target.createTarget", {"url": "about:blank"})["targetId"]
+    with _context() as (pipe, context):
+        target = pipe.send("Target.createTarget", {"url": "about:blank", "browserContextId": context})["targetId"]
         session = pipe.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
         for domain in ("Network", "Runtime", "Log", "Page"):
             pipe.send(f"{domain}.enable", session=session)
@@ -137,7 +173,7 @@ def print_page(path: Path, timeout: float = 60, evaluate: str | None = None, wid
                                                              "mobile": False}, session=session)
         url = Path(path).resolve().as_uri()
         pipe.send("Page.navigate", {"url": url}, session=session)
-        pipe.wait_for("Page.loadEventFired")
+        pipe.wait_for("Page.loadEventFired", session)
         links = pipe.send("Runtime.evaluate", {"expression": "Array.from(document.links, a => a.href)",
                                                "returnByValue": True}, session=session)["result"]["value"]
         value = None if evaluate is None else pipe.send("Runtime.evaluate", {
@@ -145,7 +181,7 @@ def print_page(path: Path, timeout: float = 60, evaluate: str | None = None, wid
         pdf = pipe.send("Page.printToPDF", {"printBackground": True, "preferCSSPageSize": True,
                                             "displayHeaderFooter": False}, session=session)["data"]
         printed = Printed(base64.b64decode(pdf), links=links, value=value)
-        for event in pipe.events:
+        for event in (e for e in pipe.events if e.get("sessionId") == session):
             method, params = event.get("method"), event.get("params", {})
             if method == "Network.requestWillBeSent":
                 printed.requests.append(params["request"]["url"])
@@ -162,13 +198,13 @@ def open_pages(paths: list[Path], settle: float = 0.5, patience: float = 20.0, u
     """Open every page of ``paths`` in one headless Chromium, each in its own tab, wait until each has
     loaded (or ``patience`` seconds have passed: a page may navigate away before its load event) and then
     ``settle`` seconds more (handlers, SMIL animations, timers run; less once ``until()`` is true), and close
-    the browser. What the pages
+    them (and the browser, unless :func:`shared`). What the pages
     fetch is for the caller to observe (a listener on 127.0.0.1)."""
-    with _launched() as pipe:
+    with _context() as (pipe, context):
         pipe.deadline = time.monotonic() + 30 + len(paths)
         sessions = []
         for path in paths:
-            target = pipe.send("Target.createTarget", {"url": "about:blank"})["targetId"]
+            target = pipe.send("Target.createTarget", {"url": "about:blank", "browserContextId": context})["targetId"]
             session = pipe.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
             pipe.send("Page.enable", session=session)
             pipe.send("Page.navigate", {"url": Path(path).resolve().as_uri()}, session=session)

@@ -68,3 +68,21 @@ def write(tmp_path):
         return path
 
     return _write
+
+
+# The files that take longest, longest first: `make test` hands whole files to its two workers
+# (--dist loadfile) in the order collected (--no-loadscope-reorder in pyproject.toml), so these
+# start first and the short files fill in around them; a long file started last would leave
+# one worker running it alone at the end. The rest keep their order. Figures: docs/development.md.
+LONGEST_FIRST = (
+    "test_procs.py", "test_readme_recipes.py", "test_output_safety.py",
+    "test_batch_sheets.py", "test_sheet_names.py", "test_layouts.py", "test_card_continue.py",
+    "test_render_pdf.py", "test_hostile_reads.py", "test_missing_glyph.py", "test_render_bounds_scale.py",
+    "test_folder_race.py", "test_help_examples.py", "test_render_systems.py", "test_fuzz.py",
+    "test_template_runaways.py",
+)
+
+
+def pytest_collection_modifyitems(session, config, items):
+    rank = {name: n for n, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: a file's tests keep their order

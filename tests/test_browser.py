@@ -4,7 +4,7 @@ as a user's browser would (tests/browser.py drives it over the DevTools protocol
 Each page must load without a console error, request nothing but itself (fonts and styles
 are data: URLs inside it), print the same number of pages as the PDF chargen makes of it,
 and carry the character's name on every printed page; index.html's links must resolve.
-Five browser runs in all (about two seconds each).
+One browser launch for the module, each page in a browser context of its own.
 """
 
 import io
@@ -31,6 +31,12 @@ def run(*args):
 
 def page_texts(pdf: bytes) -> list[str]:
     return [" ".join(p.extract_text().split()) for p in pypdf.PdfReader(io.BytesIO(pdf)).pages]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def chromium():
+    with browser.shared():  # one launch for the module
+        yield
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,10 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).parent.parent
-TRIES = 20
+# Races run: each one checks the whole property; what varies from race to race is only which refusal
+# the loser meets (the folder in use while the winner writes, or not empty after it). 12 races of
+# generate met both (here, on a loaded machine: 8 and 4 of 12); party, the same claim code, 4.
+TRIES = 12
 
 # both processes import chargen first, then start the command at the same instant
 _AT = ("import sys, time\nfrom chargen.cli import cli\nat = float(sys.argv[1])\n"
@@ -34,7 +37,7 @@ def race(commands: list[list]) -> list[tuple[int, str]]:
 @pytest.mark.parametrize("command", ["generate", "party"])
 def test_of_two_runs_into_one_new_folder_exactly_one_writes_its_batch(tmp_path, command):
     refusals = set()
-    for k in range(TRIES if command == "generate" else TRIES // 4):
+    for k in range(TRIES if command == "generate" else TRIES // 3):
         out = tmp_path / f"out{k}"
         if command == "generate":
             runs = [["generate", "--seed", seed, "--count", "2", "-o", out] for seed in (1, 2)]

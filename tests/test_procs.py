@@ -25,9 +25,12 @@ pytestmark = pytest.mark.skipif(not Path("/proc/self/task").is_dir() or not hasa
                                 reason="needs Linux's /proc and POSIX signals")
 
 HANG = 120  # seconds: a run still going this long after its worker died hangs
-SHEETS = ["--seed", "7", "--count", "8", "--format", "pdf,json", "--jobs", "2"]
-DATA = ["--seed", "7", "--count", "6000", "--format", "json", "--jobs", "2"]
-PARTY = ("name: Eight\nsystem: d100\nseed: 5\nmembers:\n  - {archetype: town_guard, count: 8}\n"
+# The stop comes after 2 of 6 sheets (sheet phase: 4 left for two workers, then party.pdf) or 200 of
+# 2,000 characters (data phase: 8 chunks of 250 for two workers), so each run is stopped a second or
+# more before it could end, and resumed to the end.
+SHEETS = ["--seed", "7", "--count", "6", "--format", "pdf,json", "--jobs", "2"]
+DATA = ["--seed", "7", "--count", "2000", "--format", "json", "--jobs", "2"]
+PARTY = ("name: Six\nsystem: d100\nseed: 5\nmembers:\n  - {archetype: town_guard, count: 6}\n"
          "formats: [pdf]\n")
 
 
@@ -131,18 +134,19 @@ def same_folders(a: Path, b: Path) -> None:
 
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory):
-    """Uninterrupted runs to compare with, made on first use."""
+    """Uninterrupted runs to compare with, made on first use: one a command (the sheet phase's
+    signal tests and the sheet kills compare with the same run)."""
     made: dict = {}
     base = tmp_path_factory.mktemp("reference")
 
-    def get(name: str, *args):
-        if name not in made:
-            folder = base / name
+    def get(*args):
+        if args not in made:
+            folder = base / f"run{len(made)}"
             proc = chargen(*args, "-o", folder, tmp=base)
             _, err = proc.communicate(timeout=600)
             assert proc.returncode == 0, err
-            made[name] = folder
-        return made[name]
+            made[args] = folder
+        return made[args]
     return get
 
 
@@ -164,7 +168,9 @@ STOPS = {  # (what is run, when to stop it)
 @pytest.mark.parametrize("phase", STOPS)
 @pytest.mark.parametrize("to", ["process", "group"])
 def test_a_stop_signal_stops_the_run_as_ctrl_c_does(phase, signum, to, tmp, tmp_path, reference):
-    """Sent to chargen alone (``timeout``, ``kill``) or to its whole group (a closed terminal, a shutdown)."""
+    """Sent to chargen alone (``timeout``, ``kill``) or to its whole group (a closed terminal, a shutdown),
+    each signal at each phase: the sheet phase (the fork server's sheet workers drawing PDFs) and the
+    data phase (the --jobs data workers writing JSON): 8 runs, each stopped and resumed."""
     args, ready = STOPS[phase]
     folder = tmp_path / "out"
     proc = chargen("generate", *args, "-o", folder, tmp=tmp)
@@ -178,7 +184,7 @@ def test_a_stop_signal_stops_the_run_as_ctrl_c_does(phase, signum, to, tmp, tmp_
     resumed = chargen("generate", *args, "-o", folder, "--resume", tmp=tmp)
     _, err = resumed.communicate(timeout=600)
     assert resumed.returncode == 0, err
-    same_folders(folder, reference(phase, "generate", *args))
+    same_folders(folder, reference("generate", *args))
 
 
 # --- finding 7: a worker that dies ----------------------------------------------------------
@@ -210,7 +216,7 @@ def test_generate_ends_in_one_line_when_a_sheet_process_dies(case, tmp, tmp_path
     resumed = chargen("generate", *SHEETS, "-o", folder, "--resume", tmp=tmp)
     _, err = resumed.communicate(timeout=600)
     assert resumed.returncode == 0, err
-    same_folders(folder, reference("sheets", "generate", *SHEETS))
+    same_folders(folder, reference("generate", *SHEETS))
 
 
 def test_a_dead_data_worker_ends_the_run_in_one_line(tmp, tmp_path, reference):
@@ -224,7 +230,7 @@ def test_a_dead_data_worker_ends_the_run_in_one_line(tmp, tmp_path, reference):
     resumed = chargen("generate", *DATA, "-o", folder, "--resume", tmp=tmp)
     _, err = resumed.communicate(timeout=600)
     assert resumed.returncode == 0, err
-    same_folders(folder, reference("data phase", "generate", *DATA))
+    same_folders(folder, reference("generate", *DATA))
 
 
 def test_a_dead_sheet_worker_ends_party_in_one_line(tmp, tmp_path, reference):
@@ -238,11 +244,11 @@ def test_a_dead_sheet_worker_ends_party_in_one_line(tmp, tmp_path, reference):
     resumed = chargen("party", tmp_path / "p.yaml", "-o", folder, "--resume", tmp=tmp)
     _, err = resumed.communicate(timeout=600)
     assert resumed.returncode == 0, err
-    same_folders(folder, reference("party", "party", tmp_path / "p.yaml"))
+    same_folders(folder, reference("party", tmp_path / "p.yaml"))
 
 
 def test_a_dead_sheet_worker_ends_render_in_one_line(tmp, tmp_path, reference):
-    saved = reference("saved", "generate", "--seed", "7", "--count", "8", "--format", "json")
+    saved = reference("generate", "--seed", "7", "--count", "6", "--format", "json")
     jsons = sorted(saved.glob("0*.json"))
     folder = tmp_path / "out"
     proc = chargen("render", *jsons, "-o", folder, tmp=tmp)
@@ -250,7 +256,7 @@ def test_a_dead_sheet_worker_ends_render_in_one_line(tmp, tmp_path, reference):
     status, line = stopped(proc, tmp, folder)
     assert status == 1
     assert line.startswith(f"Error: a sheet worker (process {victim}) was killed by SIGKILL"), line
-    assert " of 8 sheets drawn in " in line and line.endswith("run the same command with --force to draw them all")
+    assert " of 6 sheets drawn in " in line and line.endswith("run the same command with --force to draw them all")
     again = chargen("render", *jsons, "-o", folder, "--force", tmp=tmp)
     _, err = again.communicate(timeout=600)
     assert again.returncode == 0, err

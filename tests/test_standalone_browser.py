@@ -72,6 +72,8 @@ def chromium():
         if os.environ.get("CI") == "true":
             pytest.fail("no chromium on PATH under CI: tools/system_libraries.py --install puts it there")
         pytest.skip("no chromium on PATH (python3 tools/system_libraries.py --install, as root)")
+    with browser.shared():  # one launch for the module's browser tests
+        yield
 
 
 @pytest.fixture
