@@ -227,3 +227,16 @@ def test_an_estimate_plays_at_most_100000_fights(tmp_path):
     assert r.stdout.startswith("a (1) against b (1): 100,000 fights, seed 1")
     r = run("fight", tmp_path / "a", tmp_path / "b", "--fights", "100001")
     assert r.exit_code == 2 and "100001 is not in the range 1<=x<=100000" in r.stderr
+
+
+@pytest.mark.parametrize("system", ["kotm", "rtd"])
+def test_an_encounter_sheet_of_a_system_without_strike_ranks_gives_its_order_roll(tmp_path, system):
+    save(tmp_path / "party", None, 1, 2, system)
+    r = run("generate", "--system", system, "--seed", "2", "--count", "2", "--format", "pdf", "--layout", "block",
+            "--party-name", "Raiders", "--against", tmp_path / "party", "-o", tmp_path / "npcs")
+    assert r.exit_code == 0, r.output
+    text = subprocess.run(["pdftotext", "-layout", tmp_path / "npcs" / "party.pdf", "-"], capture_output=True,
+                          text=True).stdout
+    assert "Raiders win " in text and "against party" in text
+    assert "The order is rolled each round, as the rules say (see chargen fight)." in text
+    assert "1D6%" not in text and "None" not in text

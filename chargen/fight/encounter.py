@@ -12,20 +12,25 @@ from chargen.fight.tactics import Tactics
 def encounter(module, npcs: SideSpec, party: SideSpec, seed: int, fights: int = DEFAULT_FIGHTS) -> dict:
     """The estimate of ``npcs`` against ``party`` (the default tactics) and the combat order of both sides."""
     est = estimate(module, (npcs, party), fights, seed, Tactics(), default_jobs())
+    rows = order(module, (npcs, party))
     return {"line": report.sheet_line(est, 0),
             "detail": f"{fights:,} fights played by the rules (see chargen fight): " + report.tactics_text(est.tactics),
-            "order": order(module, (npcs, party))}
+            "order": rows, "ranked": any(r["sr"] is not None for r in rows)}
 
 
 def order(module, sides: tuple[SideSpec, SideSpec]) -> list[dict]:
-    """Every combatant's lines (one per weapon), by strike rank; combatants of one rank act together
-    (``tie``: the line shares its rank with another)."""
+    """Every combatant's lines (one per weapon), by strike rank where the system has them (D100 II);
+    combatants of one rank act together (``tie``: the line shares its rank with another). A system
+    whose order is rolled each round (KoTM, RTD) gives the roll (``initiative``) instead, in side order."""
     kit = engines.require(module.engine).fight
     rows = []
     for s, side in enumerate(sides):
         for doc in side.docs:
             for row in kit.order(module.rules, kit.profile(module.rules, doc)):
                 rows.append({**row, "name": doc["identity"]["name"], "side": side.label, "side_index": s})
+    for row in rows:
+        row["sr"] = row.get("sr")
+        row["rank"] = str(row["sr"]) if row["sr"] is not None else str(row.get("initiative") or "-")
     rows.sort(key=lambda r: (r["sr"] is None, r["sr"] or 0, r["side_index"], r["name"]))
     seen = set()
     for row in rows:  # his hit points to tick on his first line only
