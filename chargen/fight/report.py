@@ -67,6 +67,6 @@ def sheet_line(est: Estimate, side: int = 0) -> str:
     """What an encounter sheet prints: "the bandits win 23% (20-26%), 4 rounds"."""
     share, lo, hi = est.share(side)
     r = rounds_summary(est)
-    rounds = f", {r[0]:g} rounds (median)" if r is not None else ""
+    rounds = f", {r[0]:g} round{'' if r[0] == 1 else 's'} (median)" if r is not None else ""
     return (f"{est.sides[side].label} win {100 * share:.0f}% ({100 * lo:.0f}-{100 * hi:.0f}%) against "
             f"{est.sides[1 - side].label}{rounds}")
