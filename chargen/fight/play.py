@@ -18,12 +18,28 @@ Every random value comes from ``draws`` (:mod:`chargen.combat`): a fight's own s
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from chargen.dice import Dice
 from chargen.seeds import HashRng
 
 STREAM = "chargen/1/fight"
+
+
+@dataclass(frozen=True)
+class FightRules:
+    """An engine's fight rules (``Engine.fight``): the functions this module's docstring describes."""
+
+    profile: Callable
+    fresh: Callable
+    round: Callable
+    plan: Callable
+    step: Callable
+    key: Callable
+    round_key: Callable
+    clone: Callable
+    order: Callable
 
 
 class FightDraws:

@@ -13,6 +13,7 @@ import functools
 from dataclasses import dataclass, replace
 
 from chargen.errors import CharacterError
+from chargen.fight.play import FightRules
 from chargen.fight.tactics import pick_target
 from chargen.systems.d100.attack import _degrees, blow
 from chargen.systems.d100.fighter import Fighter, fighter, usable
@@ -276,18 +277,6 @@ def _dm(w: dict) -> str:
     return "" if dm in (None, "", "0") else (dm if dm.startswith(("+", "-")) else "+" + dm)
 
 
-class Kit:
-    """The D100 II engine's fight rules (Engine.fight)."""
-
-    profile = staticmethod(profile)
-    fresh = staticmethod(fresh)
-    round = staticmethod(play_round)
-    plan = staticmethod(plan)
-    step = staticmethod(step)
-    key = staticmethod(key)
-    round_key = staticmethod(round_key)
-    clone = staticmethod(clone)
-    order = staticmethod(order)
-
-
-KIT = Kit()
+# The D100 II engine's fight rules (Engine.fight).
+KIT = FightRules(profile=profile, fresh=fresh, round=play_round, plan=plan, step=step, key=key, round_key=round_key,
+                 clone=clone, order=order)

@@ -12,6 +12,7 @@ import functools
 from dataclasses import dataclass
 
 from chargen.errors import CharacterError
+from chargen.fight.play import FightRules
 from chargen.fight.tactics import pick_target
 from chargen.systems.kotm.mechanics import classify, damage, damage_die, faces
 from chargen.systems.kotm.rules import CONDITION, OUTCOME
@@ -326,18 +327,6 @@ def order(rules, p: Profile) -> list[dict]:
             for label, modifier, _ in p.weapons]
 
 
-class Kit:
-    """The KoTM engine's fight rules (Engine.fight)."""
-
-    profile = staticmethod(profile)
-    fresh = staticmethod(fresh)
-    round = staticmethod(play_round)
-    plan = staticmethod(plan)
-    step = staticmethod(step)
-    key = staticmethod(key)
-    round_key = staticmethod(round_key)
-    clone = staticmethod(clone)
-    order = staticmethod(order)
-
-
-KIT = Kit()
+# The KoTM engine's fight rules (Engine.fight).
+KIT = FightRules(profile=profile, fresh=fresh, round=play_round, plan=plan, step=step, key=key, round_key=round_key,
+                 clone=clone, order=order)

@@ -15,6 +15,7 @@ from fractions import Fraction
 
 from chargen import paths
 from chargen.errors import CharacterError
+from chargen.fight.play import FightRules
 from chargen.fight.tactics import pick_target
 from chargen.systems.rtd.combat import exchange, strike_damage
 
@@ -201,18 +202,6 @@ def order(rules, p: Profile) -> list[dict]:
              "locations": [(part.label, rules.wounds.states[s].label, None) for part, s in zip(rules.wounds.parts, p.wounds)]}]
 
 
-class Kit:
-    """The RTD engine's fight rules (Engine.fight)."""
-
-    profile = staticmethod(profile)
-    fresh = staticmethod(fresh)
-    round = staticmethod(play_round)
-    plan = staticmethod(plan)
-    step = staticmethod(step)
-    key = staticmethod(key)
-    round_key = staticmethod(round_key)
-    clone = staticmethod(clone)
-    order = staticmethod(order)
-
-
-KIT = Kit()
+# The RTD engine's fight rules (Engine.fight).
+KIT = FightRules(profile=profile, fresh=fresh, round=play_round, plan=plan, step=step, key=key, round_key=round_key,
+                 clone=clone, order=order)
