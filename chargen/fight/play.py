@@ -79,6 +79,18 @@ def seed_digest(seed: int) -> str:
     return hashlib.sha256(f"{STREAM}:{seed}".encode("ascii")).hexdigest()[:12]
 
 
+@dataclass
+class Round:
+    """A round's plan, made at its start (an engine's ``plan``): its steps, and the attacks each side
+    has aimed at each enemy so far (the ``spread`` tactic)."""
+
+    steps: tuple
+    aimed: tuple = ()
+
+    def key(self) -> tuple:
+        return tuple(tuple(sorted(a.items())) for a in self.aimed)
+
+
 @dataclass(slots=True)
 class Outcome:
     """How one fight ended: ``winner`` 0 or 1, None when it did not end (the round limit) or both

@@ -13,7 +13,7 @@ import functools
 from dataclasses import dataclass, replace
 
 from chargen.errors import CharacterError
-from chargen.fight.play import FightRules
+from chargen.fight.play import FightRules, Round
 from chargen.fight.tactics import pick_target
 from chargen.systems.d100.attack import _degrees, blow
 from chargen.systems.d100.fighter import Fighter, fighter, usable
@@ -120,18 +120,6 @@ def parry_with(rules, c: Combatant, weapon: dict | None) -> dict | None:
     others = [w for w in c.p.weapons if w["id"] not in c.lost and w is not weapon and w.get("hands") != 2
               and isinstance(w.get("parry"), int)]
     return max(others, key=lambda w: w["parry"], default=None)
-
-
-@dataclass
-class Round:
-    """A round's plan, made at its start: its steps in strike-rank order, and the attacks each side
-    has aimed at each enemy so far (the ``spread`` tactic)."""
-
-    steps: tuple
-    aimed: tuple = ()
-
-    def key(self) -> tuple:
-        return tuple(tuple(sorted(a.items())) for a in self.aimed)
 
 
 def plan(rules, sides, tactics) -> Round:

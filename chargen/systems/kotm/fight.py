@@ -12,7 +12,7 @@ import functools
 from dataclasses import dataclass
 
 from chargen.errors import CharacterError
-from chargen.fight.play import FightRules
+from chargen.fight.play import FightRules, Round
 from chargen.fight.tactics import pick_target
 from chargen.systems.kotm.mechanics import classify, damage, damage_die, faces
 from chargen.systems.kotm.rules import CONDITION, OUTCOME
@@ -90,15 +90,6 @@ def clone(c: Combatant) -> Combatant:
     for name in _LASTING + _ROUND:
         setattr(n, name, getattr(c, name))
     return n
-
-
-@dataclass
-class Round:
-    steps: tuple
-    aimed: tuple = ()
-
-    def key(self) -> tuple:
-        return tuple(tuple(sorted(a.items())) for a in self.aimed)
 
 
 @functools.lru_cache(maxsize=64)

@@ -15,7 +15,7 @@ from fractions import Fraction
 
 from chargen import paths
 from chargen.errors import CharacterError
-from chargen.fight.play import FightRules
+from chargen.fight.play import FightRules, Round
 from chargen.fight.tactics import pick_target
 from chargen.systems.rtd.combat import exchange, strike_damage
 
@@ -76,15 +76,6 @@ def clone(c: Combatant) -> Combatant:
     n = Combatant(c.p, c.side, c.index)
     n.wounds, n.out, n.dead, n.turn, n.hit = c.wounds, c.out, c.dead, c.turn, c.hit
     return n
-
-
-@dataclass
-class Round:
-    steps: tuple
-    aimed: tuple = ()
-
-    def key(self) -> tuple:
-        return tuple(tuple(sorted(a.items())) for a in self.aimed)
 
 
 def plan(rules, sides, tactics) -> Round:
