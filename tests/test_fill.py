@@ -33,8 +33,9 @@ def characters() -> list[tuple[str, dict]]:
     for archetype in ("town_guard", "bandit", "veteran_soldier"):
         docs += [(f"{archetype} {i}", make_character(d100, 7, i, GenerationRequest(archetype=archetype)))
                  for i in range(3)]
-    for label, name in (("long name", LONG), ("Arabic name", "سلمى بنت حارث"), ("Greek name", "Ἀλέξανδρος"),
-                        ("Latin name again", "Ulla Millbrook")):
+    names = (("long name", LONG), ("Arabic name", "سلمى بنت حارث"), ("Greek name", "Ἀλέξανδρος"),
+             ("Latin name again", "Ulla Millbrook"))
+    for label, name in names:
         doc = make_character(d100, 42, 1)
         doc["identity"]["name"] = name
         docs.append((label, doc))
@@ -92,7 +93,7 @@ def test_another_weasyprint_version_is_never_filled(monkeypatch):
 @pytest.mark.parametrize("html, values", [
     ("<p>no markers</p>", None),
     ('<td data-fill>12 <b>and</b></td>', None),  # a marked value holding markup: no form
-    ('<title>A &amp; B</title><td data-fill> 12  </td><span data-fill></span>', ("12", "")),
+    ('<title>A &amp; B</title><td data-fill> 12  </td><span data-fill></span><i data-fill> </i>', (" 12  ", "", "")),
 ])
 def test_the_shape_of_a_sheet(html, values):
     shape = fill.shape_of(html)
@@ -104,3 +105,25 @@ def test_sheets_differing_in_values_and_title_only_share_a_shape():
     b = fill.shape_of('<title>Bo</title><h1 data-fill>Bo</h1><td data-fill>7</td>')
     c = fill.shape_of('<title>Bo</title><h1 data-fill>Bo</h1><td data-fill></td>')  # an empty value: no text box
     assert a.key == b.key != c.key and (a.title, b.title) == ("Ann", "Bo")
+
+
+@pytest.mark.parametrize("space, value, filled", [("normal", "Cy  \tDee", True), ("pre", "Cy  \tDee", False),
+                                                   ("normal", "Cy Dee ", False)])
+def test_white_space_a_full_layout_keeps_is_not_filled(space, value, filled):
+    """A value with runs of spaces fills a cell that collapses them; where the style keeps them it is a
+    miss, and so is a trailing space (WeasyPrint draws it though it trims it from the box)."""
+    d100 = load_module("d100")
+    maker = SheetRenderer(FORMS, "a4", True, (d100,)).maker()
+
+    def page(value):
+        return (f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>t</title></head><body>'
+                f'<p style="white-space: {space}" data-fill>{value}</p></body></html>')
+
+    form = fill.Form.build(page("Ann Bo"), maker.lay_out(page("Ann Bo")))
+    html = page(value)
+    document = form.fill(fill.shape_of(html))
+    assert (document is not None) == filled
+    if filled:
+        ours = maker.render(html, laid=document).pdf
+        form.restore()
+        assert ours == maker.render(html).pdf

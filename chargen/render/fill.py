@@ -33,15 +33,16 @@ EPSILON = 1e-6
 _MARKED = re.compile(r"<([a-zA-Z][a-zA-Z0-9]*)((?:\s[^<>]*?)?\sdata-fill(?:=\"\")?(?:\s[^<>]*?)?)>([^<]*)</\1>")
 _ATTRIBUTE = re.compile(r"\sdata-fill(?:=\"\")?[\s>/]")
 _TITLE = re.compile(r"<title>([^<]*)</title>")
+_CSS_SPACE = " \t\n\r\f"  # what CSS collapses (not a no-break space)
 
 
 @dataclass(frozen=True)
 class Shape:
     """A sheet's HTML split into its shape (``key``: a digest of the HTML without its values) and its
-    values (each marked element's text as drawn: white space collapsed; "" when empty), and its title."""
+    values (each marked element's text as written; "" when only white space), and its title."""
 
     key: str
-    values: tuple[str, ...]
+    values: tuple[str, ...]  # as written (white space and all): a text box shows them collapsed or not by its style
     title: str
 
 
@@ -54,12 +55,13 @@ def shape_of(html: str) -> Shape | None:
         return None  # no form, or a marked element holding markup
     values, parts, at = [], [], 0
     for m in marked:
-        text = markup.unescape(m.group(3))
-        value = " ".join(text.split())
+        value = markup.unescape(m.group(3))
         parts.append(html[at:m.start(3)])
-        parts.append("\0" if value else "")  # an empty value has no text box: part of the shape
+        # a value of white space only may have no text box, or one: part of the shape, as written
+        blank = not value.strip(_CSS_SPACE)
+        parts.append("\1" + value if blank else "\0")
         at = m.end(3)
-        values.append(value)
+        values.append("" if blank else value)
     parts.append(html[at:])
     skeleton = "".join(parts)
     title = _TITLE.search(skeleton)
@@ -111,7 +113,8 @@ class Form:
         except _Unexpected:
             return None
         texts = [v for v in shape.values if v]
-        if len(slots) != len(texts) or any(s.text.text != v for s, v in zip(slots, texts)):
+        if len(slots) != len(texts) or any(s.text.text != _shown(v, s.text.style)
+                                           or s.text.pango_layout.text != s.text.text for s, v in zip(slots, texts)):
             return None  # a value wrapped, was transformed, or is not where the markers say
         if any(page.links for page in document.pages):
             return None  # a link's rectangle is a box's: not moved by the fill
@@ -124,7 +127,10 @@ class Form:
             return None
         texts = [v for v in shape.values if v]
         plans = []
-        for slot, value in zip(self.slots, texts):
+        for slot, written in zip(self.slots, texts):
+            value = _shown(written, slot.text.style)
+            if value is None:
+                return None  # white space a full layout keeps: not filled
             if value == slot.text.text:
                 continue
             try:
@@ -243,6 +249,19 @@ class Forms:
                 if len(self.forms) > self.most:
                     self.forms.popitem(last=False)
         return pdf
+
+
+def _shown(value: str, style) -> str | None:
+    """The text a text box of ``style`` shows for ``value`` alone on its line: white space collapsed
+    and trimmed where the style collapses it; None where the style keeps white space that the value has,
+    or for trailing white space (drawn, though not measured, by a full layout)."""
+    collapsed = re.sub(f"[{_CSS_SPACE}]+", " ", value).strip(" ")
+    if value.rstrip(_CSS_SPACE) != value:
+        return None  # a trailing space WeasyPrint trims from the box but keeps in the text it draws
+    space = style["white_space"]
+    if space in ("normal", "nowrap") or (space == "pre-line" and "\n" not in value) or collapsed == value:
+        return collapsed
+    return None
 
 
 class _Unexpected(Exception):
