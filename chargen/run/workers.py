@@ -63,6 +63,7 @@ class SheetRenderer:
         self._maker = None
         self._figured: Figured | None = None
         self._fitted: tuple | None = None  # a card's (document, parts, HTML for PDF, its layout): cardfit.fit's, once
+        self.forms = None  # sheets of a template with form markers: filled into laid-out forms (chargen.render.fill)
         if pdf:
             self.maker()
 
@@ -136,6 +137,12 @@ class SheetRenderer:
 
     def pdf(self, html: str, what: str, attachments: tuple[tuple[str, bytes], ...] = ()) -> bytes:
         laid = self._fitted[3] if self._fitted is not None and self._fitted[2] == html else None
+        if laid is None:
+            if self.forms is None:
+                from chargen.render.fill import Forms
+
+                self.forms = Forms()
+            return self.forms.render(self.maker(), html, what, attachments)
         return self.maker().render(html, what, attachments, laid).pdf
 
     def cover(self, party: dict):
