@@ -1,0 +1,162 @@
+"""Forms: a sheet laid out once, each character's values set into its boxes (:class:`Form`), and a
+process's forms by shape (:class:`Forms`)."""
+
+from __future__ import annotations
+
+from chargen.render.fill.find import Found, slots_of
+from chargen.render.fill.shape import Shape, shape_of, shown
+from chargen.render.fill.slots import Context, Line, Lines, Unexpected
+
+VALIDATED = "70.0"  # the WeasyPrint version the fill is validated on (pixel tests: tests/test_fill.py)
+
+
+class Form:
+    """A sheet laid out once (``document``: WeasyPrint's) whose values can be replaced."""
+
+    def __init__(self, shape: Shape, document, found: Found):
+        self.shape, self.document, self.found = shape, document, found
+        self.context = Context()
+        self.bookmarks = [list(page.bookmarks) for page in document.pages]
+        self.applied: list = []
+        self.miss = ""  # why the last fill missed (for benchmarks and tests)
+
+    @classmethod
+    def build(cls, html: str, document) -> Form | None:
+        """The form of ``html`` laid out as ``document`` (None: it cannot be a form)."""
+        import weasyprint
+
+        shape = shape_of(html)
+        if shape is None or weasyprint.__version__ != VALIDATED:
+            return None
+        try:
+            found = slots_of(document, shape)
+        except (Unexpected, AttributeError, AssertionError, KeyError, TypeError, ValueError):
+            return None
+        if found is None or any(page.links for page in document.pages):
+            return None  # slots not where the shape says; a link's rectangle is a box's: not moved by the fill
+        return cls(shape, document, found)
+
+    def fill(self, shape: Shape):
+        """This form's document with ``shape``'s values set (call :meth:`restore` after writing it),
+        or None when it cannot be filled exactly."""
+        if shape.key != self.shape.key:
+            self.miss = "another shape"
+            return None
+        written = [v for v in shape.values if v]
+        work = [(slot, shown(v, slot.text.style) if isinstance(slot, Line) else _shown_any(slot, v), v)
+                for slot, v in zip(self.found.values, written)]
+        work += [(slot, n, None) for slot, n in zip(self.found.counts, shape.counts)]
+        if self.found.margins:
+            margin = shown(shape.margin or "", self.found.margins[0].text.style)
+            work += [(slot, margin, None) for slot in self.found.margins]
+        plans, changed = [], {}
+        for slot, value, as_written in work:
+            if value is None:
+                self.miss = f"white space kept: {type(slot).__name__}"
+                return None  # white space a full layout keeps: not filled
+            try:
+                plan = slot.plan(value, self.context, as_written)
+            except (AttributeError, AssertionError, KeyError, TypeError, ValueError, Unexpected) as error:
+                self.miss = f"unexpected: {type(error).__name__}"
+                return None  # WeasyPrint's internals not as expected: laid out in full
+            if plan is None:
+                self.miss = f"{type(slot).__name__}: {as_written if as_written is not None else value}"[:80]
+                return None
+            if plan != ():
+                plans.append((slot, plan))
+                if isinstance(slot, Line):
+                    changed[slot.text.text] = value
+        outline = self._outline(changed)
+        if outline is None:
+            self.miss = "outline"
+            return None
+        for slot, plan in plans:
+            slot.apply(plan)
+            self.applied.append(slot)
+        for page, bookmarks in zip(self.document.pages, outline):
+            page.bookmarks = bookmarks
+        self.document.metadata.title = shape.title or None
+        self.document.fonts = {}
+        return self.document
+
+    def _outline(self, changed: dict[str, str]) -> list | None:
+        """Each page's bookmarks with a changed value's label (an ``h1``'s name) changed with it;
+        None when a label quotes a changed value in part."""
+        pages = []
+        for bookmarks in self.bookmarks:
+            out = []
+            for level, label, target, state in bookmarks:
+                if label in changed:
+                    label = changed[label]
+                elif any(old in label for old in changed):
+                    return None
+                out.append((level, label, target, state))
+            pages.append(out)
+        return pages
+
+    def restore(self) -> None:
+        """Put the form's own values back."""
+        for slot in reversed(self.applied):
+            slot.undo()
+        self.applied = []
+        for page, bookmarks in zip(self.document.pages, self.bookmarks):
+            page.bookmarks = list(bookmarks)
+        self.document.metadata.title = self.shape.title or None
+        self.document.fonts = {}
+
+
+def _shown_any(slot, written: str) -> str | None:
+    """The text a Lines slot shows for ``written`` (a Frozen slot compares it as written)."""
+    if isinstance(slot, Lines):
+        return shown(written, slot.texts[0].style)
+    return written
+
+
+FORMS = 6  # the most shapes a process keeps forms of (the least recently used goes first)
+VARIANTS = 3  # the most forms of one shape (laid out from values that took other numbers of lines)
+
+
+class Forms:
+    """One process's forms, by shape: a sheet of a shape seen before is filled into a form of its
+    shape, any other laid out in full (and kept as a form of its shape when it can be one).
+    ``counts``: how many sheets were ``filled``, ``missed`` (forms of their shape, but none fillable
+    exactly: laid out in full), ``new`` (the first of their shape) or ``plain`` (no markers)."""
+
+    def __init__(self, most: int = FORMS):
+        from collections import Counter, OrderedDict
+
+        self.most = most
+        self.forms: OrderedDict[str, list[Form]] = OrderedDict()
+        self.counts: Counter = Counter()
+
+    def render(self, maker, html: str, what: str, attachments: tuple = ()) -> bytes:
+        """``html`` as PDF bytes with ``maker`` (a :class:`chargen.render.pdf.PdfMaker`): the same
+        bytes whether it is filled into a form or laid out in full."""
+        shape = shape_of(html)
+        if shape is None:
+            self.counts["plain"] += 1
+            return maker.render(html, what, attachments).pdf
+        forms = self.forms.get(shape.key)
+        if forms is not None:
+            self.forms.move_to_end(shape.key)
+            for form in forms:
+                filled = form.fill(shape)
+                if filled is None:
+                    continue
+                try:
+                    pdf = maker.render(html, what, attachments, laid=filled).pdf
+                finally:
+                    form.restore()
+                self.counts["filled"] += 1
+                return pdf
+        self.counts["missed" if forms is not None else "new"] += 1
+        laid = maker.lay_out(html, what)
+        pdf = maker.render(html, what, attachments, laid=laid).pdf
+        if forms is None or len(forms) < VARIANTS:
+            built = Form.build(html, laid)
+            if built is not None:
+                self.forms.setdefault(shape.key, []).append(built)
+                self.forms.move_to_end(shape.key)
+                if len(self.forms) > self.most:
+                    self.forms.popitem(last=False)
+        return pdf
