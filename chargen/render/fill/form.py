@@ -66,6 +66,9 @@ class Form:
                 plans.append((slot, plan))
                 if isinstance(slot, Line):
                     changed[slot.text.text] = value
+        if not _lines_fit(plans):
+            self.miss = "a line of several values"
+            return None
         outline = self._outline(changed)
         if outline is None:
             self.miss = "outline"
@@ -103,6 +106,26 @@ class Form:
             page.bookmarks = list(bookmarks)
         self.document.metadata.title = self.shape.title or None
         self.document.fonts = {}
+
+
+def _lines_fit(plans: list) -> bool:
+    """Whether every line holding more than one changed value keeps within its width and its place:
+    each value's plan aligned its line alone, so a line of several changed values must be one that
+    alignment does not move (start-aligned), and their changes together must fit."""
+    by_line: dict[int, list] = {}
+    for slot, plan in plans:
+        if isinstance(slot, Line):
+            by_line.setdefault(id(slot.line), []).append((slot, plan))
+    for group in by_line.values():
+        if len(group) < 2:
+            continue
+        line = group[0][0].line
+        width = line.width + sum(plan[1] - slot.text.width for slot, plan in group)
+        if any(abs(slot.base_x + plan[2] - line.position_x) > 1e-6 for slot, plan in group):
+            return False
+        if width > group[0][0].available + 1e-6:
+            return False
+    return True
 
 
 def _shown_any(slot, written: str) -> str | None:
