@@ -34,6 +34,7 @@ class Form:
             return None
         if found is None or any(page.links for page in document.pages):
             return None  # slots not where the shape says; a link's rectangle is a box's: not moved by the fill
+        _keep_active(document)
         return cls(shape, document, found)
 
     def fill(self, shape: Shape):
@@ -106,6 +107,32 @@ class Form:
             page.bookmarks = list(bookmarks)
         self.document.metadata.title = self.shape.title or None
         self.document.fonts = {}
+
+
+def _keep_active(document) -> None:
+    """Set up each text's Pango layout once for every sheet drawn from the form: WeasyPrint sets a
+    text's layout up again each time it draws it and lets it go after (a tenth of drawing a sheet).
+    A text the fill changes gets a layout of its own, drawn as WeasyPrint draws it."""
+    from weasyprint.formatting_structure import boxes
+
+    def texts(box):
+        if isinstance(box, boxes.TextBox):
+            yield box
+        for child in getattr(box, "children", ()):
+            yield from texts(child)
+
+    for page in document.pages:
+        for box in texts(page._page_box):
+            layout = box.pango_layout
+            if "reactivate" in vars(layout):
+                continue  # a layout shared by two boxes (a copy): set up already
+            layout.reactivate(box.style)
+            layout.reactivate = _kept
+            layout.deactivate = _kept
+
+
+def _kept(*args) -> None:
+    """A form's text layout stays set up (see :func:`_keep_active`)."""
 
 
 def _lines_fit(plans: list) -> bool:
