@@ -2,6 +2,7 @@
 
     python bench/bench_fill.py --misses          # miss rate: 100 NPCs of each D100 archetype, 1,000 plain characters
     python bench/bench_fill.py --cpu 50          # CPU per sheet, filled and laid out in full, alternating
+    python bench/bench_fill.py --cpu 50 --before ../main   # and an older checkout's full layouts, alternating
 
 The forms are the built-in D100 II sheet (or a template folder with data-fill markers). ``--misses``
 fills each character's values into the forms of its shape without writing the PDF (the first sheet of a
@@ -62,7 +63,36 @@ def misses(template_dir: Path | None, plain: int, per_archetype: int, paper: str
     print("why a form did not take a sheet:", dict(reasons.most_common()))
 
 
-def cpu(template_dir: Path | None, count: int) -> None:
+def cpu(template_dir: Path | None, count: int, before: Path | None, runs: int) -> None:
+    """CPU per sheet: this checkout's sheets through the sheet stage's path (filled where they can be)
+    and laid out in full, in one process, alternating; with ``before``, that checkout's own sheets laid
+    out in full (its path before the fill), in a process of its own, alternating run by run."""
+    import subprocess
+    import sys
+
+    ours, full, old = [], [], []
+    for _ in range(runs):
+        out = subprocess.run([sys.executable, __file__, "--child-cpu", str(count)]
+                             + (["--template-dir", str(template_dir)] if template_dir else []),
+                             check=True, capture_output=True, text=True, cwd=ROOT).stdout.split()
+        ours.append(float(out[0]))
+        full.append(float(out[1]))
+        if before:
+            python = before / ".venv" / "bin" / "python"
+            out = subprocess.run([str(python), str(Path(__file__).resolve()), "--child-cpu", str(count), "--full-only"],
+                                 check=True, capture_output=True, text=True, cwd=before).stdout.split()
+            old.append(float(out[1]))
+    f, g = statistics.median(ours), statistics.median(full)
+    line = (f"{count} D100 II sheets (seed 42), CPU a sheet, medians of {runs} runs: through the sheet stage's path "
+            f"{1000 * f:.0f} ms, laid out in full {1000 * g:.0f} ms (ratio {f / g:.2f})")
+    if old:
+        h = statistics.median(old)
+        line += f"; before ({before}), laid out in full: {1000 * h:.0f} ms (ratio {f / h:.2f})"
+    print(line + f"; load {os.getloadavg()[0]:.1f}")
+
+
+def child_cpu(template_dir: Path | None, count: int, full_only: bool) -> None:
+    """One process's medians (seconds): the sheet stage's path, then full layouts, of ``count`` sheets."""
     from chargen.generate import make_character
     from chargen.rules import load_module
     from chargen.run.workers import SheetRenderer
@@ -70,18 +100,18 @@ def cpu(template_dir: Path | None, count: int) -> None:
     module = load_module("d100")
     renderer = SheetRenderer(template_dir, "a4", True, (module,))
     maker = renderer.maker()
+    htmls = [renderer.html(make_character(module, 42, i), False) for i in range(count)]
+    maker.render(htmls[0], "sheet")  # fonts and stylesheet loaded, as in a worker
     filled, full = [], []
-    for i in range(count):
-        html = renderer.html(make_character(module, 42, i), False)
-        start = time.process_time()
-        renderer.pdf(html, "sheet")
-        filled.append(time.process_time() - start)
+    for html in htmls:
+        if not full_only:
+            start = time.process_time()
+            renderer.pdf(html, "sheet")
+            filled.append(time.process_time() - start)
         start = time.process_time()
         maker.render(html, "sheet")
         full.append(time.process_time() - start)
-    f, g = statistics.median(filled), statistics.median(full)
-    print(f"{count} D100 II sheets, one process: filled {1000 * f:.0f} ms a sheet (counts {dict(renderer.forms.counts)}), "
-          f"full layout {1000 * g:.0f} ms a sheet; ratio {f / g:.2f}; load {os.getloadavg()[0]:.1f}")
+    print(statistics.median(filled) if filled else 0.0, statistics.median(full))
 
 
 def main() -> None:
@@ -92,11 +122,17 @@ def main() -> None:
     parser.add_argument("--plain", type=int, default=1000)
     parser.add_argument("--per-archetype", type=int, default=100)
     parser.add_argument("--cpu", type=int, default=0, metavar="N")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--before", type=Path, help="a checkout from before the fill (with its .venv): its full layouts")
+    parser.add_argument("--child-cpu", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--full-only", action="store_true", help=argparse.SUPPRESS)
     a = parser.parse_args()
     if a.misses:
         misses(a.template_dir, a.plain, a.per_archetype, a.paper)
+    if a.child_cpu:
+        return child_cpu(a.template_dir, a.child_cpu, a.full_only)
     if a.cpu:
-        cpu(a.template_dir, a.cpu)
+        cpu(a.template_dir, a.cpu, a.before, a.runs)
 
 
 if __name__ == "__main__":
