@@ -47,8 +47,8 @@ def weapon_row(w: dict) -> str:
     special = f" · {w['special']}" if w["special"] else ""
     damage = "\u2013" if not w["damage"] else w["damage"] + (w["damage_modifier"] if w["damage_modifier"] not in (None, "0") else "")
     parts = [w["label"], f"{w['kind']}{special} · base {w['base']}%", _dash(w["sr"]), damage]
-    for chance in (w["attack"], w["parry"]):
-        parts.append("\u2013" if chance is None else f"{chance} {degrees(chance)}")
+    for chance in (w["attack"], w["parry"]):  # no roll: a dash in each of its four cells
+        parts.append(" ".join(["\u2013"] * 4) if chance is None else f"{chance} {degrees(chance)}")
     parts += [_dash(w["ap"]), str(w["hp"]), _dash(w["range"]), num(w["enc"])]
     return " ".join(parts)
 
@@ -59,8 +59,8 @@ def skill_row(s: dict) -> str:
 
 
 def location_row(loc: dict) -> str:
-    parts = [loc["label"], faces(*loc["melee"], 20), faces(*loc["missile"], 20), ", ".join(loc["armour"]),
-             str(loc["ap"]), str(loc["hp"])]
+    parts = [loc["label"], faces(*loc["melee"], 20), faces(*loc["missile"], 20),
+             ", ".join(loc["armour"]) or "\u2013", str(loc["ap"]), str(loc["hp"])]
     return " ".join(p for p in parts if p)
 
 
@@ -80,9 +80,10 @@ def d100_phrases(doc: dict) -> list[str]:
     out += [label.capitalize() for label in doc["skill_categories"]]
     out += [f"{signed(v)}%" for v in doc["skill_categories"].values()]
     out += [skill_row(s) for s in doc["skills"]]
-    for a in doc["armour"]:
-        out.append(f"{a['label']} AP {a['ap']} · ENC {num(a['enc'])} · "
-                   + ", ".join(labels.get(i, i) for i in a["covers"]))
+    for a in doc["armour"]:  # "every location" for a piece that covers them all
+        covers = ("every location" if len(a["covers"]) > 1 and len(a["covers"]) == len(labels)
+                  else ", ".join(labels.get(i, i) for i in a["covers"]))
+        out.append(f"{a['label']} AP {a['ap']} ENC {num(a['enc'])} {covers}")
     out += list(doc["equipment"])
     out.append(f"Starting {money['starting']} {money['currency']} {money['dice']}")
     if money["income"] is None:
