@@ -56,21 +56,11 @@ def garbage(path: Path) -> Path:
     return path
 
 
-SPARSE_SIZE = 3_000_000_000
-# The SHA-256 of sparse()'s file at SPARSE_SIZE ("%PDF-1.7\n", then zeros), worked out once: hashing
-# 3 GB takes about 20 s of CPU, and plant() would do it on every run. Were it wrong, --resume would
-# find the planted file changed and draw the sheet again, and the test planting it would fail.
-SPARSE_SHA256 = "9f05ffc3366ca98c70c88d39d21c631334c6e31930408b44404822290160e980"
-_KNOWN: dict[Path, str] = {}  # files made here whose SHA-256 is known without reading them
-
-
-def sparse(path: Path, size: int = SPARSE_SIZE) -> Path:
+def sparse(path: Path, size: int = 3_000_000_000) -> Path:
     """A sparse file of ``size`` bytes starting %PDF- (no disk blocks)."""
     with open(path, "wb") as f:
         f.write(b"%PDF-1.7\n")
         f.truncate(size)
-    if size == SPARSE_SIZE:
-        _KNOWN[path] = SPARSE_SHA256
     return path
 
 
@@ -130,17 +120,14 @@ def plant(folder: Path, name: str, data_path: Path) -> None:
     then reads is the hostile file, as recorded."""
     target = folder / name
     os.replace(data_path, target)
-    digest = _KNOWN.pop(data_path, None)
-    if digest is None:
-        h = hashlib.sha256()
-        with open(target, "rb") as f:
-            while chunk := f.read(1 << 20):
-                h.update(chunk)
-        digest = h.hexdigest()
+    h = hashlib.sha256()
+    with open(target, "rb") as f:
+        while chunk := f.read(1 << 20):
+            h.update(chunk)
     manifest = json.loads((folder / "manifest.json").read_text())
     for entry in manifest["characters"]:
         if entry["files"].get("pdf") == name:
-            entry["sha256"]["pdf"] = digest
+            entry["sha256"]["pdf"] = h.hexdigest()
     manifest["complete"] = False
     manifest.pop("batch_files", None)
     (folder / "manifest.json").write_text(json.dumps(manifest, indent=2))
