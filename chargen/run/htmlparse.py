@@ -5,8 +5,9 @@ tinyhtml5 (the HTML parser WeasyPrint lays sheets out from, and
 pattern its ``chars_until`` builds for each set of characters in a module dict,
 ``characters_until_regex``; but 2.1.0 stores it under the wrong key (a chained
 assignment rebinds ``characters`` to the pattern before the key is made), so
-every run of text builds and compiles its pattern again: measured here, a tenth
-of a sheet's PDF and a third of a 2,000-row index.html's check.
+every run of text builds and compiles its pattern again: measured here (the same
+process, alternating), about 4% of a sheet's PDF and a quarter of a 2,000-row
+index.html's check.
 :func:`cache_patterns` puts in its place a dict that makes, under the right key,
 the very pattern ``chars_until`` makes; the parse, and every byte chargen
 writes, are the same. With a tinyhtml5 that caches them itself, the lookup
