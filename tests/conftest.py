@@ -86,3 +86,16 @@ LONGEST_FIRST = (
 def pytest_collection_modifyitems(session, config, items):
     rank = {name: n for n, name in enumerate(LONGEST_FIRST)}
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: a file's tests keep their order
+
+
+def pytest_configure(config):
+    """The sheet workers' fork server a test starts in this process (``generate`` run with CliRunner,
+    ``run_batch``) outlives that run and serves every later one: the first run decided what it
+    preloads for the whole session, and when that run drew html alone, every later pdf run's two
+    workers imported WeasyPrint themselves (about 0.5 s of CPU each, per run). Here it always
+    preloads the PDF maker too, as a ``chargen`` process that draws pdf does; what a run writes
+    does not depend on it (a ``chargen`` command run as a process starts its own fork server)."""
+    from chargen.run import early
+
+    real = early.preload
+    early.preload = lambda pdf: real(True)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from tests import ctrl_c
 
 from chargen.run import record as recordmod
 from chargen.cli import cli
@@ -197,7 +198,8 @@ def test_a_real_ctrl_c_while_sheets_are_drawn(whole, tmp_path):
     out = tmp_path / "out"
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent)}
     args = [str(a) for a in JSON_PDF[:-1]] + ["1", "-o", str(out)]  # --jobs 1: slow enough to stop part-way
-    proc = subprocess.Popen([sys.executable, "-m", "chargen", *args], env=env, stderr=subprocess.PIPE, text=True)
+    with ctrl_c.as_from_a_terminal():
+        proc = subprocess.Popen([sys.executable, "-m", "chargen", *args], env=env, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and proc.poll() is None:
         try:
@@ -217,6 +219,24 @@ def test_a_real_ctrl_c_while_sheets_are_drawn(whole, tmp_path):
     assert snapshot(out) == whole["json,pdf"]
 
 
+def test_the_ctrl_c_tests_give_chargen_ctrl_cs_default_action_where_the_suite_ignores_it():
+    """Run as a background job of a script, the suite ignores SIGINT, and so would every chargen it
+    starts: the tests above that stop one with SIGINT would see it run on to its end."""
+    import signal
+    import subprocess
+    import sys
+
+    said = "import signal; print(signal.getsignal(signal.SIGINT) is signal.default_int_handler)"
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        with ctrl_c.as_from_a_terminal():
+            child = subprocess.run([sys.executable, "-c", said], capture_output=True, text=True)
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN  # this process's own, put back
+    finally:
+        signal.signal(signal.SIGINT, old)
+    assert child.stdout == "True\n", child.stderr
+
+
 @pytest.mark.parametrize("formats, count", [("json,yaml", 20000), ("json,pdf", 40)])
 def test_ctrl_c_to_the_whole_process_group_leaves_complete_files_and_one_line(tmp_path, formats, count):
     """Ctrl-C reaches the workers too (one process group): they leave the stop to the main process,
@@ -230,8 +250,9 @@ def test_ctrl_c_to_the_whole_process_group_leaves_complete_files_and_one_line(tm
     out = tmp_path / "out"
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent)}
     args = ["generate", "--seed", "3", "--count", str(count), "--format", formats, "--jobs", "2", "-o", str(out)]
-    proc = subprocess.Popen([sys.executable, "-m", "chargen", *args], env=env, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+    with ctrl_c.as_from_a_terminal():
+        proc = subprocess.Popen([sys.executable, "-m", "chargen", *args], env=env, stderr=subprocess.PIPE, text=True,
+                                start_new_session=True)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and proc.poll() is None and len(list(out.glob("0*"))) < 20:
         time.sleep(0.02)
@@ -248,7 +269,9 @@ def test_party_pdf_laid_out_beside_the_sheets_is_the_one_laid_out_after_them(tmp
     the last sheets are done; the bytes are those of laying it out after every sheet."""
     from chargen.run.sheets import SheetStage
 
-    args = ["generate", "--seed", "8", "--count", "5", "--format", "json,pdf", "--layout", layout, "--jobs", "2"]
+    # 3 characters: with 2 workers, 2 x 2 + 2 = 6 tasks in flight, every sheet of a batch of up to 6 is in
+    # flight when the cover or collection is handed out, and 3 keep both workers drawing beside it
+    args = ["generate", "--seed", "8", "--count", "3", "--format", "json,pdf", "--layout", layout, "--jobs", "2"]
     assert run(*args, "-o", tmp_path / "early").exit_code == 0
     monkeypatch.setattr(SheetStage, "cover_first", lambda self, in_flight: None)
     monkeypatch.setattr(SheetStage, "collection_first", lambda self, docs: None)
@@ -261,7 +284,7 @@ def test_a_cover_laid_out_on_a_wrong_guess_is_laid_out_again(tmp_path, monkeypat
     wrong (here: made wrong on purpose), the cover is laid out again from the true counts."""
     from chargen.run import sheets as bundle
 
-    args = ["generate", "--seed", "8", "--count", "5", "--format", "pdf", "--jobs", "2"]
+    args = ["generate", "--seed", "8", "--count", "3", "--format", "pdf", "--jobs", "2"]  # 3: as above
     assert run(*args, "-o", tmp_path / "right").exit_code == 0
     real, laid = bundle.PartyPdf.lay_out_cover, []
 
@@ -271,7 +294,7 @@ def test_a_cover_laid_out_on_a_wrong_guess_is_laid_out_again(tmp_path, monkeypat
 
     monkeypatch.setattr(bundle.PartyPdf, "lay_out_cover", wrong)
     assert run(*args, "-o", tmp_path / "wrong").exit_code == 0
-    assert laid == [5]
+    assert laid == [3]
     assert snapshot(tmp_path / "wrong") == snapshot(tmp_path / "right")
 
 

@@ -2,9 +2,11 @@
 batch makes; a PDF of each character's block or card only when asked, recorded in the manifest."""
 
 import json
+import shutil
 from pathlib import Path
 
 import pypdf
+import pytest
 from click.testing import CliRunner
 
 from chargen.cli import cli
@@ -22,21 +24,27 @@ def pages(pdf: Path) -> list[bytes]:
     return [page.get_contents().get_data() for page in pypdf.PdfReader(pdf).pages]
 
 
-def test_the_block_layout_makes_party_pdf_alone_by_default(tmp_path):
-    r = run(*BLOCK, "-o", tmp_path / "out")
+@pytest.fixture(scope="module")
+def block(tmp_path_factory) -> Path:
+    """BLOCK's batch, run once for the module (a test that changes it works on a copy)."""
+    out = tmp_path_factory.mktemp("block") / "out"
+    r = run(*BLOCK, "-o", out)
     assert r.exit_code == 0, r.output
-    names = sorted(p.name for p in (tmp_path / "out").iterdir())
+    return out
+
+
+def test_the_block_layout_makes_party_pdf_alone_by_default(block):
+    names = sorted(p.name for p in block.iterdir())
     assert [n for n in names if n.endswith(".pdf")] == ["party.pdf"]
     assert len([n for n in names if n.endswith(".json") and n != "manifest.json"]) == 3
-    manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
+    manifest = json.loads((block / "manifest.json").read_text())
     assert "each_pdf" not in manifest and manifest["complete"]
     assert [list(c["files"]) for c in manifest["characters"]] == [["json"]] * 3
-    index = (tmp_path / "out" / "index.html").read_text()
+    index = (block / "index.html").read_text()
     assert ".pdf\"" not in index.replace('href="party.pdf"', "")
 
 
-def test_each_pdf_adds_the_blocks_and_leaves_the_encounter_sheet_as_it_is(tmp_path):
-    assert run(*BLOCK, "-o", tmp_path / "alone").exit_code == 0
+def test_each_pdf_adds_the_blocks_and_leaves_the_encounter_sheet_as_it_is(block, tmp_path):
     r = run(*BLOCK, "--each-pdf", "-o", tmp_path / "each")
     assert r.exit_code == 0, r.output
     each = tmp_path / "each"
@@ -44,12 +52,12 @@ def test_each_pdf_adds_the_blocks_and_leaves_the_encounter_sheet_as_it_is(tmp_pa
     manifest = json.loads((each / "manifest.json").read_text())
     assert manifest["each_pdf"] is True
     assert [list(c["files"]) for c in manifest["characters"]] == [["json", "pdf"]] * 3
-    assert pages(each / "party.pdf") == pages(tmp_path / "alone" / "party.pdf")
+    assert pages(each / "party.pdf") == pages(block / "party.pdf")
 
 
-def test_resume_compares_each_pdf_and_finishes_a_batch_without_it(tmp_path):
+def test_resume_compares_each_pdf_and_finishes_a_batch_without_it(block, tmp_path):
     out = tmp_path / "out"
-    assert run(*BLOCK, "-o", out).exit_code == 0
+    shutil.copytree(block, out)
     refused = run("generate", "-o", out, "--resume", "--each-pdf")
     assert refused.exit_code == 1
     assert "each_pdf: None in the manifest, True now" in refused.output

@@ -7,6 +7,7 @@ import errno
 import hashlib
 import json
 import os
+import shutil
 import signal
 import stat
 import subprocess
@@ -17,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from tests import ctrl_c
 
 from chargen.run import files as output
 from chargen.cli import cli
@@ -54,14 +56,27 @@ def every_temporary(folder: Path) -> list[Path]:
 
 
 @pytest.fixture(scope="module")
-def whole(tmp_path_factory) -> dict[str, dict[str, bytes]]:
-    """The uninterrupted batches the stopped ones must end as."""
+def made(tmp_path_factory) -> dict[str, Path]:
+    """The uninterrupted batches, run once for the module (no test changes these folders: a test
+    that starts from a complete BATCH works on a copy, :func:`complete_batch`)."""
     out = {}
     for name, args in (("batch", BATCH), ("sheets", SHEETS)):
         folder = tmp_path_factory.mktemp("whole") / name
         assert run(*args, "-o", folder).exit_code == 0
-        out[name] = snapshot(folder)
+        out[name] = folder
     return out
+
+
+@pytest.fixture(scope="module")
+def whole(made) -> dict[str, dict[str, bytes]]:
+    """The uninterrupted batches the stopped ones must end as."""
+    return {name: snapshot(folder) for name, folder in made.items()}
+
+
+def complete_batch(made: dict[str, Path], out: Path) -> None:
+    """A complete BATCH in ``out``, as BATCH run into ``out`` leaves it: a copy of the module's
+    own run of it (the same bytes, see ``whole``), not a run of its own each time."""
+    shutil.copytree(made["batch"], out)
 
 
 def victim(tmp_path: Path) -> Path:
@@ -79,11 +94,11 @@ def assert_untouched(v: Path) -> None:
 
 
 @pytest.mark.parametrize("resume", [False, True])
-def test_a_link_at_any_temporary_name_is_never_written_through(tmp_path, whole, resume):
+def test_a_link_at_any_temporary_name_is_never_written_through(tmp_path, made, whole, resume):
     v = victim(tmp_path)
     out = tmp_path / "out"
     if resume:  # a batch stopped before its sheets and party.pdf: --resume writes them
-        assert run(*BATCH, "-o", out).exit_code == 0
+        complete_batch(made, out)
         for name in (f"{STEMS[1]}.pdf", "party.pdf", "index.html"):
             (out / name).unlink()
         m = json.loads((out / "manifest.json").read_text())
@@ -118,9 +133,8 @@ def test_the_party_pdf_writer_refuses_a_link_planted_after_the_removal(tmp_path,
     assert_untouched(v)
 
 
-def test_files_are_created_with_the_usual_mode_through_the_descriptor(tmp_path):
-    out = tmp_path / "out"
-    assert run(*BATCH, "-o", out).exit_code == 0
+def test_files_are_created_with_the_usual_mode_through_the_descriptor(made):
+    out = made["batch"]  # as BATCH's run created them (the module's run of it; never changed)
     mask = os.umask(0)
     os.umask(mask)
     assert {stat.S_IMODE(p.stat().st_mode) for p in out.iterdir()} == {0o666 & ~mask}
@@ -130,10 +144,10 @@ def test_files_are_created_with_the_usual_mode_through_the_descriptor(tmp_path):
 
 
 @pytest.mark.parametrize("resume", [False, True])
-def test_a_named_pipe_at_any_temporary_name_does_not_hang_the_run(tmp_path, whole, resume):
+def test_a_named_pipe_at_any_temporary_name_does_not_hang_the_run(tmp_path, made, whole, resume):
     out = tmp_path / "out"
     if resume:
-        assert run(*BATCH, "-o", out).exit_code == 0
+        complete_batch(made, out)
         (out / "party.pdf").unlink()
     else:
         out.mkdir()
@@ -240,10 +254,10 @@ def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def test_resume_makes_again_a_changed_file_and_one_replaced_by_a_link(tmp_path, whole):
+def test_resume_makes_again_a_changed_file_and_one_replaced_by_a_link(tmp_path, made, whole):
     v = victim(tmp_path)
     out = tmp_path / "out"
-    assert run(*BATCH, "-o", out).exit_code == 0
+    complete_batch(made, out)
     (out / f"{STEMS[0]}.json").write_text("{}")
     (out / f"{STEMS[1]}.pdf").unlink()
     (out / f"{STEMS[1]}.pdf").symlink_to(v)
@@ -269,9 +283,9 @@ def test_the_redone_line_counts_each_reason(tmp_path):
                                         "(1 changed since written, 1 missing, 1 not a regular file)")
 
 
-def test_an_edited_manifest_pointing_at_a_link_to_a_system_file_is_not_counted_done(tmp_path, whole):
+def test_an_edited_manifest_pointing_at_a_link_to_a_system_file_is_not_counted_done(tmp_path, made, whole):
     out = tmp_path / "out"
-    assert run(*BATCH, "-o", out).exit_code == 0
+    complete_batch(made, out)
     fake = out / "0001-passwd.json"
     fake.symlink_to("/etc/passwd")
     m = json.loads((out / "manifest.json").read_text())
@@ -286,9 +300,9 @@ def test_an_edited_manifest_pointing_at_a_link_to_a_system_file_is_not_counted_d
     assert {p.name: os.readlink(p) if p.is_symlink() else p.read_bytes() for p in out.iterdir()} == before
 
 
-def test_a_complete_batch_with_a_corrupted_file_is_not_already_complete(tmp_path, whole):
+def test_a_complete_batch_with_a_corrupted_file_is_not_already_complete(tmp_path, made, whole):
     out = tmp_path / "out"
-    assert run(*BATCH, "-o", out).exit_code == 0
+    complete_batch(made, out)
     with (out / "party.pdf").open("r+b") as f:
         f.seek(100)
         f.write(b"X")
@@ -437,7 +451,8 @@ def test_a_stopped_sheet_batch_leaves_nothing_in_the_temporary_folder(tmp_path):
     scratch = tmp_path / "tmp"
     scratch.mkdir()
     out = tmp_path / "out"
-    proc = chargen(*SHEETS, "-o", out, env={"TMPDIR": str(scratch)})
+    with ctrl_c.as_from_a_terminal():
+        proc = chargen(*SHEETS, "-o", out, env={"TMPDIR": str(scratch)})
     wait_for(lambda: out.is_dir() and any(p.suffix == ".pdf" for p in out.iterdir()), proc)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=120)

@@ -13,6 +13,7 @@ from chargen.formats import PARTY_PDF, Format, batch_files
 from chargen.render.html import Figured
 from chargen.run.figures import figured
 from chargen.run.files import atomic_write, inside
+from chargen.run.htmlparse import cache_patterns
 from chargen.run.spec import SheetOptions
 
 # A worker's garbage collector: the objects it starts with (WeasyPrint, the parsed stylesheet,
@@ -21,6 +22,10 @@ from chargen.run.spec import SheetOptions
 # short-lived objects; at the default threshold the collector runs hundreds of times a sheet
 # (measured: 3-10% of a sheet). Cycles are still collected, and RECYCLE bounds the rest.
 GC_YOUNG = 50_000
+
+cache_patterns()  # the HTML parser's, once a process: every HTML laid out or checked here is parsed faster
+
+
 @dataclass(frozen=True)
 class SheetTask:
     """One character for the stage: its document, every file it has (by format, in the batch's
