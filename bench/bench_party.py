@@ -49,8 +49,11 @@ def env(root: Path = ROOT) -> dict:
     return e
 
 
-def chargen(*args: str) -> list[str]:
-    return [sys.executable, "-m", "chargen", *args]
+def chargen(*args: str, root: Path = ROOT) -> list[str]:
+    """The command line of ``chargen`` from the checkout ``root``: its own virtual environment's Python
+    where it has one (an editable install maps the package and its templates to its own checkout)."""
+    python = root / ".venv" / "bin" / "python"
+    return [str(python) if root != ROOT and python.exists() else sys.executable, "-m", "chargen", *args]
 
 
 CPU: dict[int, list[float]] = {}  # id of a list of wall times -> the CPU seconds of the same runs
@@ -149,7 +152,7 @@ def side_by_side(count: int, runs: int, layout: str | None, before: Path | None 
         cpu_ours, cpu_theirs, cpu_old = [], [], []
         for run in range(runs):
             if before:
-                old.append(timed(chargen(*base, "--format", "pdf", "-o", str(work / "before")), before, cpu_old))
+                old.append(timed(chargen(*base, "--format", "pdf", "-o", str(work / "before"), root=before), before, cpu_old))
                 shutil.rmtree(work / "before")
             out = work / f"pdf-{run}"
             ours.append(timed(chargen(*base, "--format", "pdf", "-o", str(out)), cpu=cpu_ours))

@@ -64,8 +64,8 @@ def test_degree_ranges_follow_a_hand_edited_chance(renderer, d100):
     doc = make_character(d100, 42, 7)
     doc["weapons"][0]["attack"] = 120
     html = renderer.sheet(figured(doc), standalone=False)
-    assert '<td class="num pct">120</td><td class="num crit">01–06</td><td class="num spec">01–24</td>' \
-           '<td class="num fumb">00</td>' in html
+    assert '<td class="num pct" data-fill>120</td><td class="num crit" data-fill>01–06</td>' \
+           '<td class="num spec" data-fill>01–24</td><td class="num fumb" data-fill>00</td>' in html
 
 
 def test_skill_columns_never_leave_a_heading_at_the_foot(d100):

@@ -109,6 +109,15 @@ def test_the_name_box_is_one_line_high_whatever_the_name():
     assert fit(LONG["33"], 94, 21)[1] == 1 and fit(LONG["80"], 94, 21)[1] == 2
 
 
+def test_a_form_sheet_sets_a_name_in_whole_points_never_larger_than_it_fits():
+    """The D100 II sheet (a form: names of about one length share its shape) rounds the size down."""
+    for name in list(LONG.values()) + ["Rosalind of Westmarch and the Long Vale", "Ann"]:
+        size, lines = fit(name, 94, 21)
+        whole = float(name_style(name, 94, 21, 1).split("font-size: ")[1].split("pt")[0])
+        assert whole == int(whole) and size - 1 < whole <= size
+        assert "height: 22.05pt" in name_style(name, 94, 21, 1)
+
+
 def overlay(tmp_path, system, key):
     path = tmp_path / f"{system}-long.yaml"
     path.write_text(f"overlay: {system}\nname: Long labels\nchanges:\n  {key.split('.')[0]}:\n    set:\n"

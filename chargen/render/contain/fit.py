@@ -91,11 +91,12 @@ def fit(text: str, width_mm: float, max_pt: float, line_height: float = 1.05) ->
     return best
 
 
-def name_style(name: str, width_mm: float, max_pt: float = 21.0) -> str:
-    """The heading's inline style: its size, line height, and the padding that keeps its box
-    one line of ``max_pt`` high (the name sits at the foot of the box)."""
+def name_style(name: str, width_mm: float, max_pt: float = 21.0, step: float = 0.1) -> str:
+    """The heading's inline style: its size (rounded down to a multiple of ``step`` points: a form
+    sheet takes whole points, so that names of about one length share its shape), line height, and
+    the padding that keeps its box one line of ``max_pt`` high (the name sits at the foot of the box)."""
     size, lines = fit(str(name), float(width_mm), float(max_pt))
-    size = math.floor(size * 10) / 10
+    size = math.floor(round(size / float(step), 6)) * float(step)
     lh = 1.05 if lines == 1 else 1.0
     pad = max(0.0, max_pt * 1.05 - size * lh * lines)
     return f"font-size: {size:.1f}pt; line-height: {lh}; height: {max_pt * 1.05:.2f}pt; padding-top: {pad:.2f}pt"

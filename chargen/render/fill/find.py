@@ -143,7 +143,7 @@ def _lines(entries: list) -> Lines | None:
         lines.append(line)
     if block is None or list(block.children) != lines:
         return None
-    return Lines(lines, [t for t, _ in entries], block.width)
+    return Lines(block, lines, [t for t, _ in entries], block.width)
 
 
 def _same_break(slot: Lines, value: str) -> bool:

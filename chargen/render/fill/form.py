@@ -34,6 +34,7 @@ class Form:
             return None
         if found is None or any(page.links for page in document.pages):
             return None  # slots not where the shape says; a link's rectangle is a box's: not moved by the fill
+        _keep_active(document)
         return cls(shape, document, found)
 
     def fill(self, shape: Shape):
@@ -66,6 +67,9 @@ class Form:
                 plans.append((slot, plan))
                 if isinstance(slot, Line):
                     changed[slot.text.text] = value
+        if not _lines_fit(plans):
+            self.miss = "a line of several values"
+            return None
         outline = self._outline(changed)
         if outline is None:
             self.miss = "outline"
@@ -103,6 +107,52 @@ class Form:
             page.bookmarks = list(bookmarks)
         self.document.metadata.title = self.shape.title or None
         self.document.fonts = {}
+
+
+def _keep_active(document) -> None:
+    """Set up each text's Pango layout once for every sheet drawn from the form: WeasyPrint sets a
+    text's layout up again each time it draws it and lets it go after (a tenth of drawing a sheet).
+    A text the fill changes gets a layout of its own, drawn as WeasyPrint draws it."""
+    from weasyprint.formatting_structure import boxes
+
+    def texts(box):
+        if isinstance(box, boxes.TextBox):
+            yield box
+        for child in getattr(box, "children", ()):
+            yield from texts(child)
+
+    for page in document.pages:
+        for box in texts(page._page_box):
+            layout = box.pango_layout
+            if "reactivate" in vars(layout):
+                continue  # a layout shared by two boxes (a copy): set up already
+            layout.reactivate(box.style)
+            layout.reactivate = _kept
+            layout.deactivate = _kept
+
+
+def _kept(*args) -> None:
+    """A form's text layout stays set up (see :func:`_keep_active`)."""
+
+
+def _lines_fit(plans: list) -> bool:
+    """Whether every line holding more than one changed value keeps within its width and its place:
+    each value's plan aligned its line alone, so a line of several changed values must be one that
+    alignment does not move (start-aligned), and their changes together must fit."""
+    by_line: dict[int, list] = {}
+    for slot, plan in plans:
+        if isinstance(slot, Line):
+            by_line.setdefault(id(slot.line), []).append((slot, plan))
+    for group in by_line.values():
+        if len(group) < 2:
+            continue
+        line = group[0][0].line
+        width = line.width + sum(plan[1] - slot.text.width for slot, plan in group)
+        if any(abs(slot.base_x + plan[2] - line.position_x) > 1e-6 for slot, plan in group):
+            return False
+        if width > group[0][0].available + 1e-6:
+            return False
+    return True
 
 
 def _shown_any(slot, written: str) -> str | None:

@@ -124,8 +124,11 @@ class Line:
 
 @dataclass
 class Lines:
-    """A paragraph of one value: its block's lines, each holding only a piece of its text."""
+    """A paragraph of one value: its block's lines, each holding only a piece of its text. Filled with
+    as many lines, or with another number where the block's height does not change (its min-height
+    holds them all: then lines are added below the last or taken away)."""
 
+    block: object                # the block box
     lines: list                  # the LineBoxes
     texts: list                  # their TextBoxes
     available: float
@@ -133,9 +136,10 @@ class Lines:
 
     def plan(self, value: str, context, written: str = ""):
         pieces = break_lines(value, self.texts[0].style, context, self.available)
-        if pieces is None or len(pieces) != len(self.lines):
+        if pieces is None or not self._keeps_height(len(pieces)):
             return None  # another number of lines: the block's height would change
-        for box, (_, text, width, height, baseline) in zip(self.texts, pieces):
+        for i, (_, text, width, height, baseline) in enumerate(pieces):
+            box = self.texts[min(i, len(self.texts) - 1)]
             margin = (box.margin_height() - height) / 2
             if abs(height - box.height) > EPSILON or abs(baseline + margin - box.baseline) > EPSILON:
                 return None  # a line's height or baseline would change
@@ -143,18 +147,48 @@ class Lines:
                 return None
         return pieces
 
+    def _keeps_height(self, n: int) -> bool:
+        if n == len(self.lines):
+            return True
+        step = self._step()
+        if step is None or self.block.style["height"] != "auto":
+            return False
+        return abs(max(self.block.min_height, n * step) - self.block.height) <= EPSILON
+
+    def _step(self) -> float | None:
+        """The height of every line (None: the lines differ in height or spacing)."""
+        first = self.lines[0]
+        for i, line in enumerate(self.lines):
+            if abs(line.height - first.height) > EPSILON or abs(
+                    line.position_y - first.position_y - i * first.height) > EPSILON:
+                return None
+        return first.height
+
     def apply(self, plan) -> None:
         if not plan:
             return
         self.saved = [(line, line.width, box, box.text, box.pango_layout, box.width)
-                      for line, box in zip(self.lines, self.texts)]
-        for line, box, (layout, text, width, _, _) in zip(self.lines, self.texts, plan):
+                      for line, box in zip(self.lines, self.texts)] + [list(self.block.children)]
+        lines = []
+        for i, (layout, text, width, _, _) in enumerate(plan):
+            if i < len(self.lines):
+                line, box = self.lines[i], self.texts[i]
+            else:  # a line more: the last line's boxes, one line lower each time
+                box = self.texts[-1].copy()
+                line = self.lines[-1].copy_with_children([box])
+                line.translate(dy=(i - len(self.lines) + 1) * self.lines[-1].height)
             box.text, box.pango_layout, box.width = text, layout, width
             line.width = width
+            lines.append(line)
+        self.block.children = lines
 
     def undo(self) -> None:
-        for line, line_width, box, text, layout, width in self.saved:
+        if not self.saved:
+            return
+        *kept, children = self.saved
+        for line, line_width, box, text, layout, width in kept:
             line.width, box.text, box.pango_layout, box.width = line_width, text, layout, width
+        self.block.children = children
         self.saved = []
 
 
