@@ -102,4 +102,5 @@ def test_the_small_print_of_an_own_module_names_its_folder():
     module = load_module("mykotm", rules_dirs=[Path(__file__).parent.parent / "examples" / "house-rules" / "modules"])
     doc = make_character(module, 3, 1)
     html = HtmlRenderer(TemplateSet.load()).sheet(figured(doc, (module,)), True)
-    assert '--index 1</span> <span class="nobr">--rules-dir &lt;your folder of mykotm&gt;</span>' in html
+    # (the KoTM sheet is a form: each argument a value of it, chargen.render.fill)
+    assert '--index 1</span> <span class="nobr" data-fill>--rules-dir &lt;your folder of mykotm&gt;</span>' in html
