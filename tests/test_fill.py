@@ -250,3 +250,25 @@ def test_tick_boxes_shown_and_hidden_by_count():
         ours = maker.render(page(n), laid=document).pdf
         form.restore()
         assert ours == maker.render(page(n)).pdf, n
+
+
+def test_a_heading_of_two_lines_gives_its_bookmark_the_new_name():
+    """A long name set on two lines (a paragraph slot): the PDF's outline names the new character."""
+    style = "h1 { width: 40mm; font-size: 14pt; }"
+    maker = SheetRenderer(None, "a4", True, (load_module("d100"),)).maker()
+
+    def page(name):
+        return _page(f"<h1 data-fill>{name}</h1><p>after</p>", style)
+
+    first, second = page("Aldous Fitzwarren of Brightwater"), page("Rosalind Underhill of Coldmarsh")
+    form = fill.Form.build(first, maker.lay_out(first))
+    document = form.fill(fill.shape_of(second))
+    assert document is not None, form.miss
+    ours = maker.render(second, laid=document).pdf
+    form.restore()
+    assert ours == maker.render(second).pdf
+    import io
+
+    import pypdf
+
+    assert [entry.title for entry in pypdf.PdfReader(io.BytesIO(ours)).outline] == ["Rosalind Underhill of Coldmarsh"]

@@ -94,6 +94,7 @@ def _classify(entries: list, written: str):
         elif value is not None:
             slot = _lines(entries)
             if slot is not None and _same_break(slot, value):
+                slot.text = value
                 return slot
     except Unexpected:
         pass

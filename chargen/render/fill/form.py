@@ -65,8 +65,8 @@ class Form:
                 return None
             if plan != ():
                 plans.append((slot, plan))
-                if isinstance(slot, Line):
-                    changed[slot.text.text] = value
+                if isinstance(slot, (Line, Lines)):  # a heading's bookmark quotes its text
+                    changed[slot.text.text if isinstance(slot, Line) else slot.text] = value
         if not _lines_fit(plans):
             self.miss = "a line of several values"
             return None

@@ -132,6 +132,7 @@ class Lines:
     lines: list                  # the LineBoxes
     texts: list                  # their TextBoxes
     available: float
+    text: str = ""               # the value the form shows (a heading's bookmark label quotes it whole)
     saved: list = field(default_factory=list)
 
     def plan(self, value: str, context, written: str = ""):
