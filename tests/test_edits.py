@@ -65,9 +65,10 @@ def test_d100_strength_9_to_18_changes_attack_and_damage_modifier(tmp_path, d100
     assert drawn["reproduce"] == {"command": "chargen generate --system d100 --seed 42 --index 5 "
                                              "--set characteristics.str=18", "edited": ["characteristics.str"]}
     html = run("render", str(path), "--format", "html").stdout
-    assert ('edited by hand (characteristics.str); reproduce with: <span class="cmd"><span class="nobr">chargen generate'
-            '</span> <span class="nobr">--system d100</span> <span class="nobr">--seed 42</span> <span class="nobr">'
-            '--index 5</span> <span class="nobr">--set characteristics.str=18</span></span>') in html
+    assert ('edited by hand (characteristics.str); reproduce with: <span class="cmd"><span class="nobr" data-fill>'
+            'chargen generate</span> <span class="nobr" data-fill>--system d100</span> <span class="nobr" data-fill>'
+            '--seed 42</span> <span class="nobr" data-fill>--index 5</span> <span class="nobr" data-fill>'
+            '--set characteristics.str=18</span></span>') in html  # the D100 II sheet is a form: values marked
 
 
 def test_the_set_options_in_the_small_print_make_exactly_that_character(d100):

@@ -64,7 +64,7 @@ def test_edu_in_the_roster_csv(edu):
 
 def test_edu_in_the_sheets(edu):
     for p, value in zip(files(edu, ".html"), edu_values(edu)):
-        assert f'<span class="abbr">EDU</span><span class="value">{value}</span>' in p.read_text()
+        assert f'<span class="abbr">EDU</span><span class="value" data-fill>{value}</span>' in p.read_text()
     for p, value in zip(files(edu, ".pdf"), edu_values(edu)):
         text, _ = pdf_text(p.read_bytes())
         assert "EDU" in text

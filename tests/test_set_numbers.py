@@ -41,7 +41,7 @@ def test_kotm_values_forced_beyond_the_rules_are_written(fmt, pin):
 def test_an_rtd_stat_forced_beyond_the_tiers_is_drawn_in_no_tier(value):
     r = run("generate", "--system", "rtd", "--seed", "1", "--set", f"stats.str={value}", "--force", "--format", "html")
     assert r.exit_code == 0, r.output
-    assert f'<span class="value">{value}</span> <span class="tier">\u2013</span>' in r.stdout
+    assert f'<span class="value" data-fill>{value}</span> <span class="tier" data-fill>\u2013</span>' in r.stdout
 
 
 # RTD's range is the seed's own: "Basic stats go from 0 to 20", and the Easy tier's minimum
