@@ -44,11 +44,32 @@ def pair(renderer, module, seed: int, request=None) -> list[dict]:
     raise AssertionError(f"ten characters of {request} and no two of one shape")
 
 
+def below_minimum(renderer, module, seed: int = 42) -> list[dict]:
+    """Two plain characters of one shape short of a weapon's STR/DEX minimum by different figures (the
+    red cell and its "short" line are values of the form: only which rows are short makes the shape)."""
+    seen = {}
+    for i in range(200):
+        doc = make_character(module, seed, i)
+        html = renderer.html(doc, False)
+        if 'class="below-min"' in html:
+            key = fill.shape_of(html).key
+            if key in seen and short(seen[key]) != short(doc):
+                return [seen[key], doc]
+            seen.setdefault(key, doc)
+    raise AssertionError("two hundred characters and no two of one shape short of a weapon's minimum")
+
+
+def short(doc: dict) -> list:
+    """What a sheet's red cells say: each weapon's minimum and how far the character is short of it."""
+    return [(w["min_str"], w["min_dex"], w["below_minimum"]) for w in doc["weapons"] if w["below_minimum"]]
+
+
 def characters(renderer, armoury_renderer, archetypes) -> list[tuple[str, dict]]:
     """Plain characters, NPCs of the archetypes, names long and in other scripts, and armsmasters of
     a house rule with 14 weapons and 24 skills more."""
     d100, armoury = renderer.modules[0], armoury_renderer.modules[0]
     docs = [(f"plain {i}", doc) for i, doc in enumerate(pair(renderer, d100, 42))]
+    docs += [(f"below minimum {i}", doc) for i, doc in enumerate(below_minimum(renderer, d100))]
     for archetype in archetypes:
         docs += [(f"{archetype} {i}", doc) for i, doc in
                  enumerate(pair(renderer, d100, 7, GenerationRequest(archetype=archetype)))]
