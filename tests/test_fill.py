@@ -293,3 +293,18 @@ def test_a_heading_of_two_lines_gives_its_bookmark_the_new_name():
     import pypdf
 
     assert [entry.title for entry in pypdf.PdfReader(io.BytesIO(ours)).outline] == ["Rosalind Underhill of Coldmarsh"]
+
+
+def test_a_shape_becomes_a_form_when_it_repeats():
+    """A shape's first sheet is laid out in full and kept as laid out; its slots are found only when a
+    second sheet of its shape comes, which is filled (the same bytes as its full layout)."""
+    maker = SheetRenderer(None, "a4", True, (load_module("d100"),)).maker()
+    forms = fill.Forms()
+    page = [_page(f'<p>Name <span data-fill>{name}</span></p>') for name in ("Ann", "Bo", "Cy")]
+    alone = _page('<p>Rank <span data-fill>Captain</span></p>')
+    outputs = [forms.render(maker, html, "t") for html in (page[0], alone, page[1], page[2])]
+    assert forms.counts == {"new": 2, "filled": 2}
+    kept = dict(forms.forms)
+    assert isinstance(kept[fill.shape_of(alone).key][0], tuple)  # seen once: no form built
+    assert isinstance(kept[fill.shape_of(page[0]).key][0], fill.Form)
+    assert outputs[2:] == [maker.render(html).pdf for html in page[1:]]

@@ -168,15 +168,17 @@ VARIANTS = 3  # the most forms of one shape (laid out from values that took othe
 
 class Forms:
     """One process's forms, by shape: a sheet of a shape seen before is filled into a form of its
-    shape, any other laid out in full (and kept as a form of its shape when it can be one).
-    ``counts``: how many sheets were ``filled``, ``missed`` (forms of their shape, but none fillable
-    exactly: laid out in full), ``new`` (the first of their shape) or ``plain`` (no markers)."""
+    shape, any other laid out in full. A shape's first sheet is kept as it was laid out and becomes
+    a form when a second sheet of its shape comes (finding a form's slots is wasted on a shape that
+    never repeats). ``counts``: how many sheets were ``filled``, ``missed`` (forms of their shape,
+    but none fillable exactly: laid out in full), ``new`` (the first of their shape) or ``plain``
+    (no markers)."""
 
     def __init__(self, most: int = FORMS):
         from collections import Counter, OrderedDict
 
         self.most = most
-        self.forms: OrderedDict[str, list[Form]] = OrderedDict()
+        self.forms: OrderedDict[str, list] = OrderedDict()  # a shape's forms, or its first sheet (HTML, layout)
         self.counts: Counter = Counter()
 
     def render(self, maker, html: str, what: str, attachments: tuple = ()) -> bytes:
@@ -186,27 +188,47 @@ class Forms:
         if shape is None:
             self.counts["plain"] += 1
             return maker.render(html, what, attachments).pdf
-        forms = self.forms.get(shape.key)
-        if forms is not None:
-            self.forms.move_to_end(shape.key)
-            for form in forms:
-                filled = form.fill(shape)
-                if filled is None:
-                    continue
-                try:
-                    pdf = maker.render(html, what, attachments, laid=filled).pdf
-                finally:
-                    form.restore()
-                self.counts["filled"] += 1
-                return pdf
+        forms = self._forms(shape.key)
+        for form in forms or ():
+            filled = form.fill(shape)
+            if filled is None:
+                continue
+            try:
+                pdf = maker.render(html, what, attachments, laid=filled).pdf
+            finally:
+                form.restore()
+            self.counts["filled"] += 1
+            return pdf
         self.counts["missed" if forms is not None else "new"] += 1
         laid = maker.lay_out(html, what)
         pdf = maker.render(html, what, attachments, laid=laid).pdf
-        if forms is None or len(forms) < VARIANTS:
-            built = Form.build(html, laid)
-            if built is not None:
-                self.forms.setdefault(shape.key, []).append(built)
-                self.forms.move_to_end(shape.key)
-                if len(self.forms) > self.most:
-                    self.forms.popitem(last=False)
+        self._keep(shape.key, html, laid, forms)
         return pdf
+
+    def _forms(self, key: str) -> list[Form] | None:
+        """The forms of the shape ``key`` (None: a shape not seen); a shape seen once gets its form,
+        from its first sheet's layout, now that it repeats."""
+        forms = self.forms.get(key)
+        if forms is None:
+            return None
+        self.forms.move_to_end(key)
+        if forms and isinstance(forms[0], tuple):
+            built = Form.build(*forms[0])
+            forms[:] = [built] if built is not None else []
+        return forms
+
+    def _keep(self, key: str, html: str, laid, forms: list[Form] | None) -> None:
+        """Keep a sheet's layout: a shape's first as it is, another (one a form could not take) as a
+        form of its shape, up to ``VARIANTS``; the least recently used shape goes past ``most``."""
+        if forms is None:
+            self.forms[key] = [(html, laid)]
+        elif len(forms) < VARIANTS:
+            built = Form.build(html, laid)
+            if built is None:
+                return
+            forms.append(built)
+        else:
+            return
+        self.forms.move_to_end(key)
+        if len(self.forms) > self.most:
+            self.forms.popitem(last=False)
