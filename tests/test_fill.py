@@ -308,3 +308,23 @@ def test_a_shape_becomes_a_form_when_it_repeats():
     assert isinstance(kept[fill.shape_of(alone).key][0], tuple)  # seen once: no form built
     assert isinstance(kept[fill.shape_of(page[0]).key][0], fill.Form)
     assert outputs[2:] == [maker.render(html).pdf for html in page[1:]]
+
+
+@pytest.mark.parametrize("values", [("1", "22"), ("333", "4"), ("55", "")])
+def test_a_value_in_an_inline_box_after_another_changed_value_moves_with_it(values):
+    """Two changed values on one start-aligned line, each inside inline boxes: the second (and the
+    text after it) moves by the first's change of width, as a full layout places it."""
+    style = "p { width: 80mm; white-space: nowrap; font-size: 10pt; }"
+    maker = SheetRenderer(None, "a4", True, (load_module("d100"),)).maker()
+
+    def page(a, b):
+        return _page(f'<p>A <b><span data-fill>{a}</span></b> B <i>(<span data-fill>{b or "&nbsp;"}</span> c)</i>'
+                     f' end</p>', style)
+
+    form = fill.Form.build(page("12", "7"), maker.lay_out(page("12", "7")))
+    html = page(*values)
+    document = form.fill(fill.shape_of(html))
+    assert document is not None, form.miss
+    ours = maker.render(html, laid=document).pdf
+    form.restore()
+    assert ours == maker.render(html).pdf

@@ -50,6 +50,29 @@ class Form:
         if self.found.margins:
             margin = shown(shape.margin or "", self.found.margins[0].text.style)
             work += [(slot, margin, None) for slot in self.found.margins]
+        planned = self._plan(work)
+        if planned is None:
+            return None
+        plans, changed = planned
+        if not _lines_fit(plans):
+            self.miss = "a line of several values"
+            return None
+        outline = self._outline(changed)
+        if outline is None:
+            self.miss = "outline"
+            return None
+        for slot, plan in plans:
+            slot.apply(plan)
+            self.applied.append(slot)
+        for page, bookmarks in zip(self.document.pages, outline):
+            page.bookmarks = bookmarks
+        self.document.metadata.title = shape.title or None
+        self.document.fonts = {}
+        return self.document
+
+    def _plan(self, work: list) -> tuple[list, dict] | None:
+        """Each slot's plan for its value (``work``: (slot, value shown, value as written)), and the
+        changed texts (old -> new); None (``miss`` says why) when a value cannot be filled exactly."""
         plans, changed = [], {}
         for slot, value, as_written in work:
             if value is None:
@@ -67,21 +90,7 @@ class Form:
                 plans.append((slot, plan))
                 if isinstance(slot, (Line, Lines)):  # a heading's bookmark quotes its text
                     changed[slot.text.text if isinstance(slot, Line) else slot.text] = value
-        if not _lines_fit(plans):
-            self.miss = "a line of several values"
-            return None
-        outline = self._outline(changed)
-        if outline is None:
-            self.miss = "outline"
-            return None
-        for slot, plan in plans:
-            slot.apply(plan)
-            self.applied.append(slot)
-        for page, bookmarks in zip(self.document.pages, outline):
-            page.bookmarks = bookmarks
-        self.document.metadata.title = shape.title or None
-        self.document.fonts = {}
-        return self.document
+        return plans, changed
 
     def _outline(self, changed: dict[str, str]) -> list | None:
         """Each page's bookmarks with a changed value's label (an ``h1``'s name) changed with it;
