@@ -78,10 +78,11 @@ def glance_of(index: int, doc: dict) -> dict:
     return glance(engine.view(doc, None), index)
 
 
-def _collection(docs: list[tuple[int, dict]], party: dict | None):
+def _collection(docs: list[tuple[int, dict]], party: dict | None) -> bytes:
+    # plain bytes, as _cover's (unpickling a Rendered imported WeasyPrint in the main process: 0.5-1 s of 12 blocks)
     from chargen.run.workers import _ready
 
-    return _ready().collection(docs, party)
+    return _ready().collection(docs, party).pdf
 
 
 # --- the main side ---------------------------------------------------------
@@ -209,7 +210,7 @@ class PartyPdf:
         laid = self.collection[1] if early else self._collection_parts(pool, self.docs)
         self._add_glance(pool, glance)
         for k, part in enumerate(laid):
-            self.writer.add(wait(pool, part, "sheet").pdf, self.options.title if k == 0 else None)
+            self.writer.add(wait(pool, part, "sheet"), self.options.title if k == 0 else None)
         return self._close(manifest)
 
     def _close(self, manifest: dict | None) -> str:

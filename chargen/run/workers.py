@@ -69,6 +69,7 @@ class SheetRenderer:
         self._figured: Figured | None = None
         self._fitted: tuple | None = None  # a card's (document, parts, HTML for PDF, its layout): cardfit.fit's, once
         self.forms = None  # sheets of a template with form markers: filled into laid-out forms (chargen.render.fill)
+        self.drawable = None  # the characters check_glyphs has seen drawn (chargen.render.contain.glyphs.Drawable)
         if pdf:
             self.maker()
 
@@ -129,16 +130,24 @@ class SheetRenderer:
         """Raise :class:`~chargen.render.contain.glyphs.MissingGlyph` when no installed font draws a
         character of ``doc``'s block or card, as its own PDF would, for a character whose only PDF is
         its part of party.pdf (so that it fails alone, as its own PDF would): the fragment's text,
-        one paragraph, laid out and drawn (WeasyPrint warns of a missing glyph as it draws)."""
+        one paragraph, laid out and drawn (WeasyPrint warns of a missing glyph as it draws), unless an
+        earlier check drew every character of it (:class:`~chargen.render.contain.glyphs.Drawable`)."""
         import html as markup
         import re
 
         html = self.renderer.sheet(self.figured(doc), False, self.layout)  # a card whole, not cut to fit
         shown = re.sub(r"(?is)<(head|style|script)\b.*?</\1\s*>", " ", html)
         text = " ".join(markup.unescape(re.sub(r"<[^>]*>", " ", shown)).split())
+        if self.drawable is None:
+            from chargen.render.contain.glyphs import Drawable
+
+            self.drawable = Drawable()
+        if not self.drawable.new(text):
+            return  # every character of it drawn by an earlier check
         page = (f'<!DOCTYPE html><html><head><meta charset="utf-8"></head><body><p>{markup.escape(text)}</p>'
                 f'<p><b>{markup.escape(text)}</b></p></body></html>')
         self.maker().render(page, f"sheet of '{doc['identity']['name']}'")
+        self.drawable.add(text)
 
     def pdf(self, html: str, what: str, attachments: tuple[tuple[str, bytes], ...] = ()) -> bytes:
         laid = self._fitted[3] if self._fitted is not None and self._fitted[2] == html else None

@@ -88,6 +88,9 @@ class BoundedEnvironment(SandboxedEnvironment):
         return bounds.binop(operator, left, right)
 
     def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 - the sandbox's signature
+        if getattr(__obj, "__func__", None) is BoundedEnvironment.bounded_loop:  # a for loop's iterable (visit_For):
+            bounds.step()  # iterated, each item a step, never turned into text: not weighed (a loop over
+            return __self.bounded_loop(*args)  # an encounter's blocks weighed every document each time)
         bounds.before_call(__obj, args, kwargs)
         return bounds.built(super().call(__context, __obj, *args, **kwargs))
 
