@@ -40,8 +40,8 @@ LABEL = "Ancient Draconic Heraldry and Lineages of the Western Marches"
 @pytest.fixture(scope="module")
 def maker():
     """The PDF maker and the forms of this file's sheets, drawn as a batch's sheet worker draws them
-    (chargen.run.workers.SheetRenderer.pdf): a sheet of a shape drawn before (the archetypes' sheets,
-    the long names on the other paper) is filled into that sheet's form, any other laid out in full;
+    (chargen.run.workers.SheetRenderer.pdf): a sheet of a shape drawn before (most archetypes' sheets:
+    one character, its kit of one length) is filled into that shape's form, any other laid out in full;
     the same bytes either way (chargen.render.fill, tests/test_fill.py). 33 of the 87 sheets are filled
     (the names in other scripts are each laid out in full): 117.6 -> 109.4 s CPU for the file."""
     from chargen.render.fill import Forms
