@@ -51,8 +51,9 @@ def builtin_ids() -> list[str]:
     return sorted(p.name for p in BUILTIN_DIR.iterdir() if (p / "module.yaml").is_file())
 
 
-def read_module_files(folder: Path, label: str) -> dict[str, Located]:
-    """Every YAML file of a module folder; the problems of all files are reported at once."""
+def read_module_files(folder: Path, label: str, builtin: bool = False) -> dict[str, Located]:
+    """Every YAML file of a module folder (``builtin``: one of chargen's own); the problems of all
+    files are reported at once."""
     try:
         files = sorted(p for p in folder.iterdir() if p.suffix in (".yaml", ".yml"))
     except OSError as e:
@@ -68,7 +69,7 @@ def read_module_files(folder: Path, label: str) -> dict[str, Located]:
             total += len(text)
             if total > MAX_MODULE_BYTES:
                 raise RulesError([f"{label}: the module's files are larger than {MAX_MODULE_BYTES} bytes together"])
-            docs[p.stem] = load_text(text, f"{label}/{p.name}")
+            docs[p.stem] = load_text(text, f"{label}/{p.name}", builtin)
         except RulesError as e:
             if total > MAX_MODULE_BYTES:
                 raise
@@ -118,7 +119,7 @@ _DOCS: dict[str, dict[str, Located]] = {}
 
 def _builtin_docs(system_id: str) -> dict[str, Located]:
     if system_id not in _DOCS:
-        _DOCS[system_id] = read_module_files(BUILTIN_DIR / system_id, f"chargen/rules/{system_id}")
+        _DOCS[system_id] = read_module_files(BUILTIN_DIR / system_id, f"chargen/rules/{system_id}", builtin=True)
     return _DOCS[system_id]
 
 
