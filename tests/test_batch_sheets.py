@@ -341,3 +341,25 @@ def test_a_large_collection_is_laid_out_after_the_blocks(tmp_path, monkeypatch):
     assert run(*args, "-o", tmp_path / "late").exit_code == 0
     assert called == []
     assert snapshot(tmp_path / "early") == snapshot(tmp_path / "late")
+
+
+@pytest.mark.parametrize("count, early", [(6, True), (7, False)])
+def test_a_cover_of_up_to_six_pages_is_laid_out_beside_the_last_sheets(tmp_path, monkeypatch, count, early):
+    """The cover is laid out early (beside the sheets still in flight) when it has at most
+    EARLY_COVER (6) pages: with one roster row a page, 6 characters make 6 pages, 7 make 7 (laid out
+    after every sheet); the bytes are the same either way."""
+    from chargen.run import partyfiles
+    from chargen.run import sheets as bundle
+
+    monkeypatch.setattr(partyfiles, "ROSTER_ROWS", (1, 1))
+    monkeypatch.setattr(bundle, "ROSTER_ROWS", (1, 1))
+    real, laid = bundle.PartyPdf.lay_out_cover, []
+    monkeypatch.setattr(bundle.PartyPdf, "lay_out_cover",
+                        lambda self, pool, party: laid.append(party["count"]) or real(self, pool, party))
+    args = ["generate", "--seed", "8", "--count", str(count), "--format", "pdf", "--jobs", "2"]
+    assert run(*args, "-o", tmp_path / "early").exit_code == 0
+    assert laid == ([count] if early else [])
+    monkeypatch.setattr(bundle.SheetStage, "cover_first", lambda self, in_flight: None)
+    assert run(*args, "-o", tmp_path / "late").exit_code == 0
+    assert snapshot(tmp_path / "early") == snapshot(tmp_path / "late")
+    assert pdfmerge.PdfReader(str(tmp_path / "early" / "party.pdf")).get_num_pages() == count + count

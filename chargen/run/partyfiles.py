@@ -25,7 +25,9 @@ from chargen.run.procs import wait
 from chargen.run.spec import SheetOptions
 
 ROSTER_ROWS = (40, 50)  # cover rows on the first page (under the title), then on each further page
-EARLY_COVER = 2  # the most cover pages laid out before the last sheets are done (see bundle.SheetStage.cover_first)
+# the most cover pages laid out before the last sheets are done (see bundle.SheetStage.cover_first): 290
+# sheets; a wrong guess lays them out again (6 pages of roster, about a second of one worker)
+EARLY_COVER = 6
 # the most characters whose collection (block, card layouts) is laid out beside their own PDFs: they are
 # all made, held and handed to the workers first (see bundle.SheetStage.collection_first)
 EARLY_COLLECTION = 1_000
