@@ -142,8 +142,8 @@ def test_the_sheet_shows_a_weapon_below_its_minimum(d100):
 
     html = HtmlRenderer(TemplateSet.load()).sheet(figured(make_character(d100, 42, 16)), standalone=False)
     assert "Min<br>STR/DEX" in html and "the weapon cannot be used" in html
-    assert '<td class="num warn">9/7<span class="sub warn">short 1/1</span></td>' in html  # broadsword
-    assert '<td class="num warn">9/5<span class="sub warn">short 1/0</span></td>' in html  # long spear
+    assert '<td class="num warn"><span data-fill>9/7</span><span class="sub warn" data-fill>short 1/1</span></td>' in html  # broadsword
+    assert '<td class="num warn"><span data-fill>9/5</span><span class="sub warn" data-fill>short 1/0</span></td>' in html  # long spear
     assert '<td class="num" data-fill>0/0</td>' in html                                              # belt knife
     usable = HtmlRenderer(TemplateSet.load()).sheet(figured(make_character(d100, 42, 1)), standalone=False)
     assert "Min<br>STR/DEX" in usable and "cannot be used" not in usable
