@@ -6,9 +6,10 @@ document, every file name the character has, and the sheet formats still to
 draw. Sheets are drawn in parallel by worker processes, each importing
 WeasyPrint once (preloaded in a fork server) and keeping one
 :class:`SheetRenderer` (fonts, parsed stylesheet) for every sheet; a worker is
-replaced after ``RECYCLE`` sheets because WeasyPrint's memory creeps up with
-each render. Workers write their files themselves and hand back only their
-hashes and the cover's roster figures; at most ``2 x jobs + 2`` characters are
+replaced after at most about ``RECYCLE`` sheets (:func:`recycle_after`)
+because WeasyPrint's memory creeps up with each render. Workers write their
+files themselves and hand back only their hashes and the cover's roster
+figures; at most ``2 x jobs + 2`` characters are
 in flight, so memory stays flat as a batch grows. The stage drives party.pdf
 and index.html (:mod:`chargen.run.partyfiles`): each sheet is appended to
 party.pdf as it completes, and party.pdf's cover (or, in the block and card
@@ -37,7 +38,11 @@ from chargen.run.partyfiles import (  # noqa: F401 - ROSTER_ROWS, roster_parts: 
     roster_parts, write_index)
 
 SHEET_FORMATS = names(sheet=True)
-RECYCLE = 100
+# the most tasks a worker does before it is replaced (see recycle_after): a worker filling forms grows
+# about 25 MiB over its first 400 sheets (75 -> 105 MiB at 100 sheets, 129 MiB at 400), mostly its forms
+RECYCLE = 250
+
+
 @dataclass
 class BundleResult:
     sheets: list[SheetSummary] = field(default_factory=list)
@@ -71,13 +76,28 @@ def _start_forkserver(formats: tuple[Format, ...]) -> None:
     start_forkserver(PARTY_PDF in batch_files(formats))
 
 
-def _pool(options: SheetOptions, formats: tuple[Format, ...], modules: tuple, workers: int, scratch: str):
+def recycle_after(work: int | None, workers: int) -> int:
+    """How many tasks a worker does before it is replaced: at most about ``RECYCLE``, evened out
+    over a batch of ``work`` characters (when known), so that no worker is replaced for its last few
+    tasks. A new worker sets up again (about 0.5 s) and lays out each shape's first sheet in full again,
+    and at a batch's end that is where the cover's pages are laid out."""
+    if work is None:
+        return RECYCLE
+    share = -(-(work + work // ROSTER_ROWS[1] + 2) // workers)  # its sheets, and its part of the cover's pages
+    if share <= RECYCLE:
+        return share + share // 10 + 1  # no worker replaced: the workers' shares are not exactly even
+    cycles = -(-share // RECYCLE)
+    return -(-share // cycles)  # cycles of even length: the last one is as long as the others, give or take
+
+
+def _pool(options: SheetOptions, formats: tuple[Format, ...], modules: tuple, workers: int, scratch: str,
+          recycle: int = RECYCLE):
     context = multiprocessing.get_context("forkserver")
     _start_forkserver(formats)  # if not started yet
     from chargen.engines import external_modules
 
     return context.Pool(workers, _init, (options, formats, modules, external_modules(), scratch),
-                        maxtasksperchild=RECYCLE)
+                        maxtasksperchild=recycle)
 
 
 def _in_order(pool, folder: Path, tasks: Iterable[SheetTask], window: int,
@@ -138,6 +158,7 @@ class SheetStage:
         # (laid out beside the last sheets: with one character, on a second worker)
         pieces = None if work is None else work + (PARTY_PDF in self.batch_files)
         self.workers = max(1, min(options.workers, pieces)) if pieces is not None else options.workers
+        self.recycle = recycle_after(work, self.workers)
         self.scratch: str | None = None
 
     def __enter__(self) -> SheetStage:
@@ -148,7 +169,7 @@ class SheetStage:
             self.party = PartyPdf(self.folder, self.options, self.modules)
         try:
             self.scratch = tempfile.mkdtemp(prefix="chargen-sheets-")
-            self.pool = _pool(self.options, self.formats, self.modules, self.workers, self.scratch)
+            self.pool = _pool(self.options, self.formats, self.modules, self.workers, self.scratch, self.recycle)
         except BaseException:
             self._cleanup()
             raise
