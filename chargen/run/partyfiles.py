@@ -27,7 +27,8 @@ from chargen.run.spec import SheetOptions
 ROSTER_ROWS = (40, 50)  # cover rows on the first page (under the title), then on each further page
 # the most cover pages laid out before the last sheets are done (see bundle.SheetStage.cover_first): 290
 # sheets; a wrong guess (a sheet still in flight of another page count than most) lays them out again:
-# at most 6 pages of 50 roster rows, 0.55-0.9 s each on one worker
+# at most 6 pages of 50 roster rows, 0.3-0.5 s each on one worker (a page filled into the form of one
+# laid out before it: 0.06-0.1 s)
 EARLY_COVER = 6
 # the most characters whose collection (block, card layouts) is laid out beside their own PDFs: they are
 # all made, held and handed to the workers first (see bundle.SheetStage.collection_first)
@@ -63,7 +64,7 @@ def _cover(party: dict) -> bytes:
     # plain bytes: unpickling a Rendered would import WeasyPrint (a second or so) in the main process
     from chargen.run.workers import _ready
 
-    return _ready().cover(party).pdf
+    return _ready().cover(party)
 
 
 def _glance(title: str, glances: list[dict]) -> bytes:
