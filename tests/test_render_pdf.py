@@ -134,3 +134,25 @@ def test_a_long_roster_is_laid_out_a_page_at_a_time(maker):
             assert f"{row['index']} {row['name']} Peasant · HP {10 + row['index'] % 7} {page}" in text
             page += row["pages"]
     assert renderer.index(party).count("Hero number") == 100
+
+
+def test_a_long_roster_of_several_systems_is_cut_into_pages_of_fewer_rows(maker):
+    """A party of several systems names each row's system under its name (two lines a row): 50 such
+    rows took two pages of either paper, and the heading still said "cover page ii of iii"."""
+    from chargen.run.partyfiles import ROSTER_ROWS_TALL
+    from chargen.run.sheets import SheetOptions, SheetSummary, party_summary, roster_parts
+
+    long = "Wolfram Ulrich Maximilian von und zu Hohenzollern-Sigmaringen the Younger of Castlereach"
+    sheets = [SheetSummary(f"{i:04d}-x", i, long if i % 9 == 4 else f"Hero number {i}",
+                           ["D100 II 1.0.0", "KoTM 1.0.0"][i % 2], 42, {"pdf": "x.pdf"}, 1,
+                           [("", "Peasant"), ("HP", str(10 + i % 7)), ("DM", "+1D4"), ("Belt knife", "35%")])
+              for i in range(100)]
+    party = party_summary(sheets, SheetOptions(party_name="Two systems"))
+    parts = roster_parts(party["characters"], tall=True)
+    assert [len(p) for p in parts] == [ROSTER_ROWS_TALL[0], ROSTER_ROWS_TALL[1], ROSTER_ROWS_TALL[1],
+                                       100 - ROSTER_ROWS_TALL[0] - 2 * ROSTER_ROWS_TALL[1]]
+    for k, rows in enumerate(parts[:2]):
+        for paper in ("a4", "letter"):
+            rendered = maker.render(HtmlRenderer(TemplateSet.load(), paper).cover(
+                {**party, "characters": rows, "part": k, "parts": len(parts)}))
+            assert rendered.pages == 1, (k, paper)

@@ -25,6 +25,9 @@ from chargen.run.procs import wait
 from chargen.run.spec import SheetOptions
 
 ROSTER_ROWS = (40, 50)  # cover rows on the first page (under the title), then on each further page
+# the same when a row has two lines (a party of several systems names each character's): 33 and 37 fit
+# on A4 and Letter with one name of three lines; these leave room for several
+ROSTER_ROWS_TALL = (28, 32)
 # the most cover pages laid out before the last sheets are done (see bundle.SheetStage.cover_first): 290
 # sheets; a wrong guess (a sheet still in flight of another page count than most) lays them out again:
 # at most 6 pages of 50 roster rows, 0.3-0.5 s each on one worker (a page filled into the form of one
@@ -113,9 +116,10 @@ def party_summary(sheets: list[SheetSummary], options: SheetOptions) -> dict:
             "characters": roster, "count": len(sheets), "sheet_pages": page - 1, "files": {}}
 
 
-def roster_parts(rows: list) -> list[list]:
-    """The roster cut into cover pages: ``ROSTER_ROWS[0]`` rows under the title, then ``ROSTER_ROWS[1]`` a page."""
-    first, rest = ROSTER_ROWS
+def roster_parts(rows: list, tall: bool = False) -> list[list]:
+    """The roster cut into cover pages: ``ROSTER_ROWS[0]`` rows under the title, then ``ROSTER_ROWS[1]`` a page
+    (``ROSTER_ROWS_TALL`` when ``tall``: rows of two lines)."""
+    first, rest = ROSTER_ROWS_TALL if tall else ROSTER_ROWS
     return [rows[:first]] + [rows[i:i + rest] for i in range(first, len(rows), rest)]
 
 
@@ -171,7 +175,7 @@ class PartyPdf:
 
     @staticmethod
     def _cover_parts(pool, party: dict) -> list:
-        parts = roster_parts(party["characters"])
+        parts = roster_parts(party["characters"], tall=len(party["systems"]) > 1)
         return [pool.apply_async(_cover, ({**party, "characters": rows, "part": k, "parts": len(parts)},))
                 for k, rows in enumerate(parts)]
 
