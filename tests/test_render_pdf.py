@@ -136,6 +136,21 @@ def test_a_long_roster_is_laid_out_a_page_at_a_time(maker):
     assert renderer.index(party).count("Hero number") == 100
 
 
+def test_the_cover_heads_each_archetype_once_a_page(maker):
+    """A group's heading row before its first row on a page and at each change of archetype (the
+    first row's heading was drawn twice: ``loop.first or loop.changed(...)`` left changed unseen)."""
+    from chargen.run.sheets import SheetOptions, SheetSummary, party_summary
+
+    groups = ["Town guard"] * 3 + ["Bandit"] * 2 + [""] * 2
+    sheets = [SheetSummary(f"{i:04d}-x", i, f"Hero number {i}", "D100 II 1.0.0", 42, {"pdf": "x.pdf"}, 1,
+                           [("HP", "12")], group) for i, group in enumerate(groups)]
+    party = party_summary(sheets, SheetOptions(party_name="Groups"))
+    html = HtmlRenderer(TemplateSet.load()).cover({**party, "part": 0, "parts": 1})
+    assert html.count('<tr class="group">') == 2
+    text = pdf_text(maker.render(html).pdf)[0]
+    assert text.count("Town guard") == 1 and text.count("Bandit") == 1
+
+
 def test_a_long_roster_of_several_systems_is_cut_into_pages_of_fewer_rows(maker):
     """A party of several systems names each row's system under its name (two lines a row): 50 such
     rows took two pages of either paper, and the heading still said "cover page ii of iii"."""
