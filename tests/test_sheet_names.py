@@ -89,8 +89,24 @@ def test_a_long_name_keeps_the_sheet_on_one_page(request, maker, system, paper, 
     check_one_page(maker, named(request.getfixturevalue(system), LONG[length]), paper)
 
 
-@pytest.mark.parametrize("system", ["d100", "kotm", "rtd"])
-@pytest.mark.parametrize("script", sorted(SCRIPTS))
+# Covering rule: the names a system's name box shrinks (greek, cyrillic: each box its own width and sizes)
+# at every system; the others, set at full size in every box (the same name_style for each system), each
+# at least once, and every system with a right-to-left name, one of complex shaping and a CJK or Hangul one
+# (with test_a_name_in_any_script_fits_letter_too, D100 meets seven of the nine): 16 of the 27 sheets.
+SCRIPT_CASES = [(system, script) for system in ("d100", "kotm", "rtd") for script in ("greek", "cyrillic")] + [
+    ("d100", "hebrew"), ("d100", "thai"), ("d100", "korean"), ("kotm", "arabic"), ("kotm", "devanagari"),
+    ("kotm", "cjk"), ("kotm", "latin-vietnamese"), ("rtd", "arabic"), ("rtd", "thai"), ("rtd", "cjk")]
+
+
+def test_the_script_cases_shrink_only_greek_and_cyrillic_names():
+    """What SCRIPT_CASES rests on: only these two names are set smaller than the full size in a box."""
+    from chargen.render.contain.fit import fit
+
+    shrunk = {script for script, name in SCRIPTS.items() for width in (94, 107) if fit(name, width, 21) != (21, 1)}
+    assert shrunk == {"greek", "cyrillic"} and {script for _, script in SCRIPT_CASES} == set(SCRIPTS)
+
+
+@pytest.mark.parametrize("system, script", SCRIPT_CASES)
 def test_a_name_in_any_script_keeps_the_sheet_on_one_page(request, maker, system, script):
     check_one_page(maker, named(request.getfixturevalue(system), SCRIPTS[script]), "a4")
 
