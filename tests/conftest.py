@@ -75,11 +75,11 @@ def write(tmp_path):
 # start first and the short files fill in around them; a long file started last would leave
 # one worker running it alone at the end. The rest keep their order. Figures: docs/development.md.
 LONGEST_FIRST = (
-    "test_procs.py", "test_readme_recipes.py", "test_output_safety.py",
-    "test_batch_sheets.py", "test_sheet_names.py", "test_layouts.py", "test_card_continue.py",
-    "test_render_pdf.py", "test_hostile_reads.py", "test_missing_glyph.py", "test_render_bounds_scale.py",
-    "test_folder_race.py", "test_help_examples.py", "test_render_systems.py", "test_fuzz.py",
-    "test_template_runaways.py",
+    "test_sheet_names.py", "test_fill.py", "test_procs.py", "test_output_safety.py", "test_readme_recipes.py",
+    "test_missing_glyph.py", "test_batch_sheets.py", "test_layouts.py", "test_card_continue.py",
+    "test_fill_kotm_rtd.py", "test_render_systems.py", "test_hostile_reads.py", "test_help_examples.py",
+    "test_cli_fight.py", "test_render_pdf.py", "test_render_bounds_scale.py", "test_foundry_read.py",
+    "test_folder_race.py", "test_hostile_sheet_options.py", "test_fuzz.py", "test_template_runaways.py",
 )
 
 

@@ -92,8 +92,10 @@ def values(doc, extra, cards):
     return out
 
 
-@pytest.mark.parametrize("cards", [4, 9])
-@pytest.mark.parametrize("paper", ["a4", "letter"])
+# Covering rule (this test and test_card_backs_continue_behind_their_fronts): paper and cards per page
+# each set the card's box (the same code for each); every paper and every count meets each test once,
+# and the four boxes (A4 and letter, 4 and 9 a page) are each laid out and checked to the edge by one.
+@pytest.mark.parametrize("paper, cards", [("a4", 4), ("letter", 9)])
 def test_the_longest_npcs_continue_on_marked_cards_every_value_shown_nothing_past_the_edge(
         armsmasters, laid_out, paper, cards):
     r = SheetRenderer(paper=paper, layout="card", cards_per_page=cards)
@@ -187,7 +189,7 @@ def test_duplex_places_each_back_mirrored_over_the_long_edge():
     assert name[2] == [(3, 1), (4, 1)] and name[3] == [None, (4, 2)]
 
 
-@pytest.mark.parametrize("cards, paper", [(4, "a4"), (9, "letter"), (9, "a4"), (4, "letter")])
+@pytest.mark.parametrize("cards, paper", [(9, "a4"), (4, "letter")])  # the other two boxes: see above
 def test_card_backs_continue_behind_their_fronts(armsmasters, laid_out, cards, paper):
     r = SheetRenderer(paper=paper, layout="card", cards_per_page=cards, card_backs=True)
     party = {"name": "Armoury", "systems": [], "seeds": [5], "count": len(armsmasters)}

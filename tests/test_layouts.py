@@ -68,9 +68,14 @@ def test_one_block_is_one_page_with_its_figures_and_seed_line(request, renderers
     assert [p for p in shown(doc) if p not in text] == []
 
 
-@pytest.mark.parametrize("cards", [4, 9])
-@pytest.mark.parametrize("paper", ["a4", "letter"])
-@pytest.mark.parametrize("system", SYSTEMS)
+# Covering rule: every (system, paper) pair, the number of cards alternating, so that every (system, cards)
+# and (paper, cards) pair occurs too (the system's block fills a card; paper and cards make the page's grid):
+# 6 of the 12 combinations, each system's four-card sheet checked for every value.
+CARDS = [("d100", "a4", 4), ("d100", "letter", 9), ("kotm", "a4", 9), ("kotm", "letter", 4),
+         ("rtd", "a4", 4), ("rtd", "letter", 9)]
+
+
+@pytest.mark.parametrize("system, paper, cards", CARDS)
 def test_cards_four_or_nine_a_page(request, renderers, system, paper, cards):
     r = renderers("card", paper, cards)
     docs = docs_of(request.getfixturevalue(system), 10)
