@@ -422,9 +422,9 @@ def test_never_more_sheet_workers_than_pieces_of_work(tmp_path, monkeypatch):
     started = []
     real = bundle._pool
 
-    def pool(options, formats, modules, workers, scratch):
+    def pool(options, formats, modules, workers, scratch, *recycle):
         started.append(workers)
-        return real(options, formats, modules, workers, scratch)
+        return real(options, formats, modules, workers, scratch, *recycle)
 
     monkeypatch.setattr(bundle, "_pool", pool)
     assert run("generate", "--seed", "1", "--format", "pdf", "--jobs", "256", "-o", tmp_path / "a").exit_code == 0

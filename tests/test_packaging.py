@@ -31,7 +31,7 @@ def test_the_set_up_says_how_to_run_chargen_and_keeps_pip_quiet():
     setup = readme[readme.index("## Set-up"):readme.index("## Quick start")]
     assert ". .venv/bin/activate" in setup and ".venv/bin/chargen" in setup
     makefile = (ROOT / "Makefile").read_text()
-    demo = makefile[makefile.index("demo: deps"):]
+    demo = makefile[makefile.index("demo: bytecode"):]
     assert ". $(VENV)/bin/activate" in demo.split("\n\n")[0]
     install = makefile[makefile.index("$(STAMP): pyproject.toml"):makefile.index("deps: $(STAMP)")]
     assert "> $(VENV)/install.log 2>&1" in install and "tail -n 30 $(VENV)/install.log" in install
