@@ -208,12 +208,13 @@ class PartyPdf:
         is HTML that fails here (the worker meets the same error, in its turn, as before)."""
         from chargen.errors import ChargenError
 
-        what = f"{self.options.layout} layout of {len(docs)} characters"
         if _scope(self.options.layout).choices is None:
             try:
-                return pool.apply_async(_laid_out, (self._collection_html(docs, party), what))
+                html = self._collection_html(docs, party)
             except ChargenError:
-                pass
+                html = None
+            if html is not None:
+                return pool.apply_async(_laid_out, (html, f"{self.options.layout} layout of {len(docs)} characters"))
         return pool.apply_async(_collection, (docs, party))
 
     def _collection_html(self, docs: list[tuple[int, dict]], party: dict) -> str:
