@@ -74,7 +74,8 @@ import chargen.render.pdf as pdf
 from chargen.render.contain.deferred import is_loaded
 from chargen.render.templates import TemplateSet
 maker = pdf.PdfMaker(TemplateSet.load(None))
-out = maker.render('<!DOCTYPE html><html><head><meta charset="utf-8"></head><body><p>Ab <b>cd</b></p></body></html>').pdf
+html = '<!DOCTYPE html><html><head><meta charset="utf-8"></head><body><p>Ab <b>cd</b></p></body></html>'
+out = maker.render(html).pdf
 import hashlib
 print("fontTools.varLib" in sys.modules, is_loaded("fontTools.varLib.instancer"), hashlib.sha256(out).hexdigest())
 """
@@ -98,7 +99,8 @@ print(is_loaded("fontTools.varLib.instancer"))
 """
     # WeasyPrint imported first: nothing deferred, it took the real function
     plain = _python(code.format(order="from weasyprint.pdf import fonts\nimport chargen.render.pdf"))
-    deferred = _python(code.format(order="import chargen.render.pdf\nfrom weasyprint.pdf import fonts"))
+    deferred = _python(code.format(order="import chargen.render.pdf\n"
+                                         "from weasyprint.pdf import fonts"))
     assert plain[:2] == ["instantiateVariableFont", "True"]
     assert deferred[:2] == ["instantiateVariableFont", "False"]
     assert deferred[2:] == plain[2:] and plain[-1] == "True"  # the real function's own error, and it is loaded
