@@ -9,7 +9,11 @@ commands take them, and when they ask for sheets into a folder starts the fork
 server first (:func:`chargen.run.early.start_forkserver`), so that WeasyPrint is
 imported while the command line is. The reading is only a guess: a wrong one
 starts a server that is not used, or leaves it to start where it did before, and
-changes nothing the command does or writes.
+changes nothing the command does or writes. ``party`` draws the sheets its party
+file's ``formats:`` names: the launcher reads that key with a regular expression
+(:func:`party_formats`), so that a party's encounter sheet, the block layout's
+product, does not wait for the command line, the party file and its rules before
+WeasyPrint's import starts (0.75-0.8 s later, at load 3.5).
 """
 
 from __future__ import annotations
@@ -20,6 +24,8 @@ from collections.abc import Sequence
 # the commands that draw sheets into a folder, and their --format when it is not given
 SHEET_COMMANDS = {"generate": "json", "render": "pdf"}
 SHEETS = ("html", "pdf")  # the sheet formats (chargen.formats.names(sheet=True))
+PARTY = "party"  # draws the sheets its party file's formats: key names (chargen.run.party)
+PARTY_PEEK = 65_536  # how much of a party file is read for its formats: key (a guess: no YAML parser here)
 
 
 def main() -> None:
@@ -37,9 +43,12 @@ def sheet_formats(args: Sequence[str]) -> tuple[str, ...]:
     """The sheet formats a command line asks to draw into a folder (none: it does not, or it is not
     plain enough to tell: help, a resumed batch whose formats are in its manifest)."""
     words = [a for a in args if a != "--debug"]
-    if not words or words[0] not in SHEET_COMMANDS or any(a in ("-h", "--help", "--resume") for a in words):
+    if not words or words[0] not in (*SHEET_COMMANDS, PARTY) or any(a in ("-h", "--help", "--resume") for a in words):
         return ()
-    formats, output = SHEET_COMMANDS[words[0]], False
+    if words[0] == PARTY:
+        formats, output = party_formats(words[1]) if len(words) > 1 and not words[1].startswith("-") else "", False
+    else:
+        formats, output = SHEET_COMMANDS[words[0]], False
     for k, word in enumerate(words[1:], 1):
         if word in ("-o", "--output") or word.startswith("--output=") or (word.startswith("-o") and word != "-o"):
             output = True
@@ -50,6 +59,26 @@ def sheet_formats(args: Sequence[str]) -> tuple[str, ...]:
     if not output:
         return ()
     return tuple(f for f in (f.strip().lower() for f in formats.split(",")) if f in SHEETS)
+
+
+def party_formats(path: str) -> str:
+    """The ``formats:`` a party file names, read without a YAML parser (a flow list ``[json, pdf]`` or a
+    block list of ``- pdf`` lines at the top level), as ``--format`` would give them; "" when it names
+    none (its formats are json then) or cannot be read. Only a guess, as the rest of this reading."""
+    import os
+    import re
+
+    if not os.path.isfile(path):  # a pipe or a device is the command's to read (a peek would take its bytes)
+        return ""
+    try:
+        with open(path, "rb") as f:
+            text = f.read(PARTY_PEEK).decode("utf-8", "replace")
+    except OSError:
+        return ""
+    flow = re.search(r"^formats:[ \t]*\[([^\]\n]*)\]", text, re.M)
+    block = re.search(r"^formats:[ \t]*(?:#[^\n]*)?\n((?:[ \t]*-[^\n]*(?:\n|$))+)", text, re.M)
+    items = flow[1].split(",") if flow else re.findall(r"-[ \t]*([^\s#]+)", block[1]) if block else []
+    return ",".join(item.strip().strip("'\"") for item in items)
 
 
 if __name__ == "__main__":

@@ -33,11 +33,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote_to_bytes, urlsplit
 
-from chargen.render.contain.deferred import defer
+from chargen.render.contain.deferred import defer, defer_functions
 
 # fontTools.subset (75 ms of a cold start's import) is imported by WeasyPrint's PDF writer but used
 # only where libharfbuzz-subset is missing: it is loaded when first used, not with WeasyPrint.
 defer("fontTools.subset")
+# fontTools.varLib.instancer (with fontTools.varLib: 60-90 ms) is used only to instance a variable font
+# with variations set: loaded on that first call.
+defer_functions("fontTools.varLib.instancer", ("instantiateVariableFont",))
 
 import weasyprint  # noqa: E402 - after the deferral above
 from weasyprint.text.fonts import FontConfiguration  # noqa: E402

@@ -92,6 +92,14 @@ def _collection(docs: list[tuple[int, dict]], party: dict | None) -> bytes:
     return _ready().collection(docs, party).pdf
 
 
+def _laid_out(html: str, what: str) -> bytes:
+    """A collection whose HTML the main process made (the block layout's encounter sheet), laid out as
+    :meth:`chargen.run.workers.SheetRenderer.collection` lays it out."""
+    from chargen.run.workers import _ready
+
+    return _ready().maker().render(html, what).pdf
+
+
 # --- the main side ---------------------------------------------------------
 
 def party_summary(sheets: list[SheetSummary], options: SheetOptions) -> dict:
@@ -195,8 +203,36 @@ class PartyPdf:
                 "systems": list(dict.fromkeys(f"{d['system']['name']} {d['system']['version']}" for _, d in docs)),
                 "seeds": list(dict.fromkeys(d["seed"]["batch"] for _, d in docs))}
         odds = {"estimate": self._estimate(docs)} if self.options.against and scope.encounter else {}
-        return [pool.apply_async(_collection, (part, {**head, "count": len(part), **(odds if k == 0 else {})}))
+        return [self._collection_task(pool, part, {**head, "count": len(part), **(odds if k == 0 else {})})
                 for k, part in enumerate(parts)]
+
+    def _collection_task(self, pool, docs: list[tuple[int, dict]], party: dict):
+        """One document of the collection handed to the pool. The block layout's HTML is made here, while
+        the workers start (importing WeasyPrint, setting up fonts), so that the worker that lays it out
+        starts on the layout itself; the card layout's, cut to fit as it is laid out, is made there, as
+        is HTML that fails here (the worker meets the same error, in its turn, as before)."""
+        from chargen.errors import ChargenError
+
+        if _scope(self.options.layout).choices is None:
+            try:
+                html = self._collection_html(docs, party)
+            except ChargenError:
+                html = None
+            if html is not None:
+                return pool.apply_async(_laid_out, (html, f"{self.options.layout} layout of {len(docs)} characters"))
+        return pool.apply_async(_collection, (docs, party))
+
+    def _collection_html(self, docs: list[tuple[int, dict]], party: dict) -> str:
+        """The HTML :meth:`chargen.run.workers.SheetRenderer.collection` makes of ``docs`` (the same
+        figures, from the same rules modules, and the same templates)."""
+        from chargen.render.html import HtmlRenderer
+        from chargen.render.templates import TemplateSet
+        from chargen.run.figures import figured
+
+        o = self.options
+        renderer = HtmlRenderer(TemplateSet.load(o.template_dir), o.paper, o.cards_per_page, o.card_backs)
+        return renderer.collection([figured(doc, self.modules, o.layout) for _, doc in docs], o.layout, False, party,
+                                   numbers=[n for n, _ in docs], parts={})
 
     def _estimate(self, docs: list[tuple[int, dict]]) -> dict:
         """The encounter's estimate against the side it is meant for (computed once; the batch's seed)."""
