@@ -227,12 +227,11 @@ class PartyPdf:
         figures, from the same rules modules, and the same templates)."""
         from chargen.render.html import HtmlRenderer
         from chargen.render.templates import TemplateSet
-        from chargen.run.figures import figured
+        from chargen.run.workers import collection_html
 
         o = self.options
         renderer = HtmlRenderer(TemplateSet.load(o.template_dir), o.paper, o.cards_per_page, o.card_backs)
-        return renderer.collection([figured(doc, self.modules, o.layout) for _, doc in docs], o.layout, False, party,
-                                   numbers=[n for n, _ in docs], parts={})
+        return collection_html(renderer, self.modules, o.layout, docs, party, {})
 
     def _estimate(self, docs: list[tuple[int, dict]]) -> dict:
         """The encounter's estimate against the side it is meant for (computed once; the batch's seed)."""

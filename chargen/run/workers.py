@@ -112,12 +112,10 @@ class SheetRenderer:
     def collection(self, docs: list[tuple[int, dict]], party: dict | None):
         """Blocks or cards of ``docs`` (``(number in the batch, document)``) on pages, as PDF
         (party.pdf's part in a block or card layout); cards that do not fit continue."""
-        entries = [figured(doc, self.modules, self.layout) for _, doc in docs]
-        numbers = [n for n, _ in docs]
         what = f"{self.layout} layout of {len(docs)} characters"
 
         def render(parts):
-            return self.renderer.collection(entries, self.layout, False, party, numbers=numbers, parts=parts)
+            return collection_html(self.renderer, self.modules, self.layout, docs, party, parts)
 
         if not self.continues(docs[0][1]):
             return self.maker().render(render({}), what)
@@ -169,6 +167,15 @@ class SheetRenderer:
 
     def glance(self, title: str, glances: list[dict]):
         return self.maker().render(self.renderer.glance(title, glances), "the party at a glance")
+
+
+def collection_html(renderer, modules: tuple, layout: str, docs: list[tuple[int, dict]], party: dict | None,
+                    parts: dict) -> str:
+    """The HTML of ``docs`` (``(number in the batch, document)``) in ``layout``, with ``renderer`` (a
+    :class:`chargen.render.html.HtmlRenderer`): a worker's, or the main process's for the encounter sheet
+    (:meth:`chargen.run.partyfiles.PartyPdf._collection_task`)."""
+    entries = [figured(doc, modules, layout) for _, doc in docs]
+    return renderer.collection(entries, layout, False, party, numbers=[n for n, _ in docs], parts=parts)
 
 
 # --- the worker side -------------------------------------------------------
