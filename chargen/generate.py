@@ -22,7 +22,7 @@ from chargen.flavour.roll import roll_flavour
 from chargen.paths import input_value, lookup, shown
 from chargen.require import RequireError
 from chargen.rules import RulesModule
-from chargen.seeds import MAX_ATTEMPTS, attempt_seed, batch_rank, character_rng, character_seed, identity_rng, unique_name
+from chargen.seeds import MAX_ATTEMPTS, archetype_seed, attempt_seed, batch_rank, character_rng, character_seed, identity_rng, unique_name
 
 SCHEMA_VERSION = "chargen-character/1"
 
@@ -49,6 +49,15 @@ class GenerationRequest:
     pins: tuple[tuple, ...] = ()  # (path, value): every character; (index, path, value): that one only
     requires: tuple = ()
     flavour: bool = True  # False (--no-flavour): no flavour tables rolled (chargen.flavour)
+    # 2: an archetype's characters are made from chargen.seeds.archetype_seed (no clones across
+    # archetypes); 1: from the batch seed (a batch recorded with derivation 1, a party line)
+    derivation: int = 2
+
+    def seed_for(self, batch_seed: int) -> int:
+        """The seed this request's characters are made from (the batch seed, or derivation 2's archetype seed)."""
+        if self.derivation >= 2 and self.archetype is not None:
+            return archetype_seed(batch_seed, self.archetype)
+        return batch_seed
 
     def asked(self) -> dict[str, str]:
         """The archetype, profession and years asked for, as given (the document's ``request``)."""
@@ -272,7 +281,8 @@ def first_meeting(module: RulesModule, batch_seed: int, index: int, request: Gen
 def make_attempt(module: RulesModule, batch_seed: int, index: int, request: GenerationRequest,
                  attempt: int) -> tuple[dict, Trail]:
     """Attempt ``attempt`` of character ``index`` (0: the character as the seed gives it)."""
-    ctx = begin(module, batch_seed, index, request, attempt)
+    made_from = request.seed_for(batch_seed)
+    ctx = begin(module, made_from, index, request, attempt)
     engine = engines.require(module.engine)
     body = engine.generate(module.rules, request, ctx)
     if "identity.name" in dict(request.pins):
@@ -291,12 +301,14 @@ def make_attempt(module: RulesModule, batch_seed: int, index: int, request: Gene
         "seed": {
             "batch": batch_seed,
             "index": index,
-            "character": character_seed(batch_seed, index),
+            "character": character_seed(made_from, index),
         },
     }
+    if made_from != batch_seed:
+        doc["seed"]["derivation"] = 2  # made from the archetype seed (chargen.seeds, derivation 2)
     doc.update(body)
     if request.flavour and module.flavour is not None:
-        doc[FLAVOUR_KEY] = roll_flavour(module.flavour, doc, batch_seed, index, attempt, request.pin)
+        doc[FLAVOUR_KEY] = roll_flavour(module.flavour, doc, made_from, index, attempt, request.pin)
     asked = request.asked()
     if asked:
         doc["request"] = asked

@@ -7,6 +7,14 @@ A character's seed is derived from the batch seed and its index alone::
 so character *i* is the same whether it is made alone (``--index i``) or in a
 batch of any size, on any machine (``hash()`` is not used: it changes per process).
 
+Derivation 2 (manifests record ``seed_derivation``, :data:`SEED_DERIVATIONS`): the characters of
+an archetype batch are made, in every stream below, from :func:`archetype_seed` of the batch seed
+and the archetype in place of the batch seed, so one seed's guards and priests are different
+people; the document records ``seed.derivation: 2`` and its ``seed.batch`` stays the batch seed.
+A party line's archetype seed is drawn from the line's seed (itself from the file's seed and the
+line's key: ``chargen.run.party``). Characters without an archetype are made as in derivation 1,
+and a batch or party recorded with derivation 1 is resumed with it.
+
 Names stay unique within a batch (see :class:`GroupRanks`): a name depends on
 the character's *rank* among earlier characters of its group (d100: background
 and sex; KoTM and RTD: sex), so the group of every earlier index is replayed,
@@ -24,7 +32,18 @@ from chargen.dice import Rng, new_rng
 MAX_SEED = 2**64 - 1
 MAX_INDEX = 1_000_000  # the first index a batch may start at (--index)
 MAX_COUNT = 100_000    # characters in one batch (--count)
-SEED_DERIVATION = "sha256(b'chargen/1:<batch>:<index>')[:8], big-endian"
+SEED_DERIVATION_1 = "sha256(b'chargen/1:<batch>:<index>')[:8], big-endian"
+SEED_DERIVATION = ("sha256(b'chargen/1:<batch>:<index>')[:8], big-endian; an archetype's characters' <batch> is "
+                   "sha256(b'chargen/2/archetype:<batch>:<archetype>')[:8], big-endian")
+SEED_DERIVATIONS = {SEED_DERIVATION_1: 1, SEED_DERIVATION: 2}  # what a manifest may record -> its version
+
+
+def archetype_seed(batch_seed: int, archetype: str) -> int:
+    """Derivation 2: the seed an archetype batch's characters are made from in place of the batch
+    seed, so that one seed's characters of different archetypes are different people (in derivation 1,
+    index *i* of every archetype had one name, flavour and rolls)."""
+    digest = hashlib.sha256(f"chargen/2/archetype:{batch_seed}:{archetype}".encode("utf-8")).digest()
+    return int.from_bytes(digest[:8], "big")
 
 
 def draw_batch_seed() -> int:

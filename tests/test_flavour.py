@@ -36,9 +36,10 @@ def _case(key: str):
 @pytest.mark.parametrize("key", sorted(json.loads(BASE.read_text())))
 def test_every_value_rolled_before_is_byte_identical(key):
     """The fixture holds the SHA-256 of each document as main (102c43e) made it, before flavour
-    existed: the document made now, its flavour taken out, has exactly those bytes."""
+    existed: the document made now with seed derivation 1 (what a batch made then resumes with),
+    its flavour taken out, has exactly those bytes."""
     system, seed, index, archetype = _case(key)
-    doc = make_character(load_builtin(system), seed, index, GenerationRequest(archetype=archetype))
+    doc = make_character(load_builtin(system), seed, index, GenerationRequest(archetype=archetype, derivation=1))
     assert isinstance(doc.pop("flavour"), dict)
     assert hashlib.sha256(to_json(doc).encode("utf-8")).hexdigest() == json.loads(BASE.read_text())[key]
 

@@ -215,8 +215,8 @@ def test_the_bandit_ambush_example_and_its_roster(tmp_path):
     pages = text.split("\f")
     assert len([p for p in pages if p.strip()]) <= 2  # the encounter sheet (layout: block): the roster, 7 blocks
     roster, blocks = text.split("Bandit chief 1", 1)  # the roster first, then the blocks grouped by archetype
-    assert [n for n in ("Red Ulf", "Ingrid Ashford", "Sten Fenwick") if n in roster] == ["Red Ulf", "Ingrid Ashford",
-                                                                                         "Sten Fenwick"]
+    assert [n for n in ("Red Ulf", "Ulla Crookback", "Gerd Reedman") if n in roster] == ["Red Ulf", "Ulla Crookback",
+                                                                                         "Gerd Reedman"]
     heads = [line.strip() for line in blocks.splitlines() if line.strip() in ("Bandit 4", "Hedge archer 2")]
     assert heads == ["Bandit 4", "Hedge archer 2"]
 

@@ -54,7 +54,7 @@ def test_require_skill_by_id_and_an_unknown_id_is_named_with_the_rules_ids(tmp_p
 
 def test_best_weapon_skips_a_weapon_the_character_cannot_use(tmp_path):
     # STR 3: the soldier's broadsword (35%) is below its minimum; the belt knife (25%) is the best it can use
-    r = run("generate", "--system", "d100", "--seed", 7, "--archetype", "soldier", "--set", "characteristics.str=3",
+    r = run("generate", "--system", "d100", "--seed", 13, "--archetype", "soldier", "--set", "characteristics.str=3",
             "-o", tmp_path / "a")
     assert r.exit_code == 0, r.output
     file = next((tmp_path / "a").glob("0*.json"))
@@ -67,11 +67,11 @@ def test_best_weapon_skips_a_weapon_the_character_cannot_use(tmp_path):
 
 
 def test_explain_and_require_read_the_same_paths(tmp_path):
-    assert run("generate", "--system", "d100", "--seed", 7, "--archetype", "town_guard", "-o", tmp_path / "a").exit_code == 0
+    assert run("generate", "--system", "d100", "--seed", 2, "--archetype", "town_guard", "-o", tmp_path / "a").exit_code == 0
     file = next((tmp_path / "a").glob("0*.json"))
     r = run("explain", file, "weapons[1].attack")
     assert r.exit_code == 0, r.output
-    assert r.output.splitlines()[:2] == ["weapons[1].attack is weapons.shortsword.attack", "weapons.shortsword.attack: 44"]
+    assert r.output.splitlines()[:2] == ["weapons[1].attack is weapons.shortsword.attack", "weapons.shortsword.attack: 43"]
     r = run("generate", "--system", "d100", "--seed", 1, "--set", "weapons.broadsword.attack=3")
     assert r.exit_code == 1 and "not a path that can be pinned" in r.output
     r = run("generate", "--system", "d100", "--seed", 1, "--set", "weapons..x=3")

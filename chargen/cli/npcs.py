@@ -119,12 +119,13 @@ def party_cmd(ctx: click.Context, file: Path, output: Path, force: bool, resume:
         chargen party examples/bandit-ambush.yaml -o ambush-cards/ --layout card --cards-per-page 9
         chargen party examples/bandit-ambush.yaml -o odds/ --against examples/town-watch.yaml
     """
-    from chargen.run.files import claim_folder
+    from chargen.run.files import claim_folder, recorded_derivation
     from chargen.run.party import read_party
     from chargen.run.pipeline import Pipeline
 
     try:
-        party, module = read_party(file, overlays, rules_dirs)
+        derivation = recorded_derivation(output) if resume else 2  # a resumed party keeps its seed derivation
+        party, module = read_party(file, overlays, rules_dirs, derivation)
     except RulesError as e:  # every problem of the file, in line order, one line each
         for problem in sorted(e.problems, key=_line_number):
             click.echo(f"Error: {problem}", err=True)

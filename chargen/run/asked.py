@@ -93,6 +93,8 @@ def resumed_run(folder: Path, given: Mapping, asked: Asked, sheets: SheetOptions
     match), and its module; ``sheets``: the options not recorded (templates, workers)."""
     from chargen.rules import load_module
     from chargen.run.files import read_manifest
+    from chargen.run.spec import run_versions
+    from chargen.seeds import SEED_DERIVATIONS
 
     from chargen.run.resume import refuse_other_command
 
@@ -102,9 +104,10 @@ def resumed_run(folder: Path, given: Mapping, asked: Asked, sheets: SheetOptions
     module = load_module(recorded.system, overlays, rules_dirs)
     check_formats(recorded.formats, module)
     check_recorded(module, manifest, folder / "manifest.json")
-    request = _resumed_request(module, manifest, asked)
-    spec = replace(recorded, request=request, overlays=overlays, rules_dirs=rules_dirs, versions=RunSpec(
-        "", 0).versions, sheets=replace(recorded.sheets, template_dir=sheets.template_dir, jobs=sheets.jobs))
+    derivation = SEED_DERIVATIONS[manifest["seed_derivation"]]  # checked by read_manifest: the batch keeps its own
+    request = replace(_resumed_request(module, manifest, asked), derivation=derivation)
+    spec = replace(recorded, request=request, overlays=overlays, rules_dirs=rules_dirs, versions=run_versions(derivation),
+                   sheets=replace(recorded.sheets, template_dir=sheets.template_dir, jobs=sheets.jobs))
     return spec.with_module(module), module
 
 

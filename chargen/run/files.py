@@ -300,3 +300,11 @@ def read_manifest(folder: Path) -> dict:
     manifestcheck.check_values(m, path)
     manifestcheck.check_fields(m, path)
     return m
+
+
+def recorded_derivation(folder: Path) -> int:
+    """The seed derivation the batch in ``folder`` was made with (its checked manifest's
+    ``seed_derivation``): a resumed party makes its characters with it."""
+    from chargen.seeds import SEED_DERIVATIONS
+
+    return SEED_DERIVATIONS[read_manifest(folder)["seed_derivation"]]

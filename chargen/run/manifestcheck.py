@@ -24,7 +24,7 @@ import re
 from pathlib import Path
 
 from chargen.errors import OutputError
-from chargen.seeds import MAX_COUNT
+from chargen.seeds import MAX_COUNT, SEED_DERIVATIONS
 
 # A manifest's size and shape, measured (issue 26): a character's entry in all nine formats with a
 # name of 200 two-byte characters is 1,450 bytes (four-byte ones: about 1,850), 3 objects and 34 values
@@ -128,6 +128,9 @@ def check_fields(m: dict, path: Path) -> None:
         raise OutputError(f"{path}: {unknown[0][:40]}: not a key chargen writes in a manifest")
     if set(m["system"]) != {"id", "version", "rules_hash", "overlays"}:
         raise OutputError(f"{path}: system: expected id, version, rules_hash and overlays")
+    if m.get("seed_derivation") not in SEED_DERIVATIONS:
+        raise OutputError(f"{path}: seed_derivation: {str(m.get('seed_derivation'))[:40]!r} is not one chargen "
+                          f"knows (chargen writes one of {len(SEED_DERIVATIONS)}: see docs/document.md)")
     for key, value in _FLAGS.items():
         if key in m and m[key] is not value:
             raise OutputError(f"{path}: {key}: {str(m[key])[:40]!r} is not a value chargen writes (only {value})")

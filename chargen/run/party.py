@@ -44,7 +44,7 @@ from chargen import dice as dicemod
 from chargen import engines
 from chargen.choices import CARDS_PER_PAGE, DEFAULT_CARDS_PER_PAGE
 from chargen.engines import DEFAULT_LAYOUT
-from chargen.run.spec import Members, RunSpec, SheetOptions, Slot
+from chargen.run.spec import Members, RunSpec, SheetOptions, Slot, run_versions
 from chargen.dice import Roller, new_rng
 from chargen.errors import DiceError, RulesError
 from chargen.generate import GenerationRequest
@@ -85,6 +85,7 @@ class Party:
     relations: dict | None = None  # file index -> its relations (chargen.flavour.relations), with relations:
     against: str | None = None     # against: the side the encounter is meant for, relative to the file's folder
     folder: str = ""               # the party file's folder
+    derivation: int = 2            # the seed derivation its characters are made with (chargen.seeds)
 
     @property
     def count(self) -> int:
@@ -109,7 +110,7 @@ class Party:
         sheets = replace(sheets, formats=tuple(f for f in self.formats if f in ("html", "pdf")),
                          **{k: v for k, v in own.items() if k not in given})
         return RunSpec(self.system, self.seed, 0, self.count, self.formats, sheets=sheets, members=self.members(),
-                       overlays=overlays, rules_dirs=rules_dirs)
+                       overlays=overlays, rules_dirs=rules_dirs, versions=run_versions(self.derivation))
 
     def record(self) -> dict:
         return {"file": self.file, "sha256": self.sha256, "name": self.name,
@@ -138,8 +139,10 @@ def is_party_file(path: Path) -> bool:
     return isinstance(doc.data, dict) and "members" in doc.data
 
 
-def read_party(path: Path, overlays: tuple[Path, ...] = (), rules_dirs: tuple[Path, ...] = ()) -> tuple[Party, RulesModule]:
-    """The party file at ``path`` and its rules module; :class:`RulesError` lists every problem."""
+def read_party(path: Path, overlays: tuple[Path, ...] = (), rules_dirs: tuple[Path, ...] = (),
+               derivation: int = 2) -> tuple[Party, RulesModule]:
+    """The party file at ``path`` and its rules module; :class:`RulesError` lists every problem.
+    ``derivation``: the seed derivation its characters are made with (a resumed party: its manifest's)."""
     raw = read_bytes(path, str(path), MAX_FILE_BYTES)
     try:
         text = raw.decode("utf-8")
@@ -151,9 +154,9 @@ def read_party(path: Path, overlays: tuple[Path, ...] = (), rules_dirs: tuple[Pa
     if not c.mapping(required=PARTY_KEYS, optional=OPTIONAL_KEYS) and not isinstance(c.value, dict):
         problems.raise_if_any()
     module = _module(c, overlays, rules_dirs, problems)
-    party = _party(c, module, path.name, "sha256:" + hashlib.sha256(raw).hexdigest(), problems)
+    party = _party(c, module, path.name, "sha256:" + hashlib.sha256(raw).hexdigest(), problems, derivation)
     problems.raise_if_any()
-    return replace(party, folder=str(path.parent)), module
+    return replace(party, folder=str(path.parent), derivation=derivation), module
 
 
 def _module(c: Cursor, overlays, rules_dirs, problems: Problems) -> RulesModule | None:
@@ -173,7 +176,8 @@ def _module(c: Cursor, overlays, rules_dirs, problems: Problems) -> RulesModule 
     return None
 
 
-def _party(c: Cursor, module: RulesModule | None, file: str, digest: str, problems: Problems) -> Party | None:
+def _party(c: Cursor, module: RulesModule | None, file: str, digest: str, problems: Problems,
+           derivation: int = 2) -> Party | None:
     name = c["name"].str(120) if c["name"].present else None  # a missing key is reported once, by mapping()
     seed = c["seed"].int(0, MAX_SEED) if c["seed"].present else None
     formats = _formats(c["formats"]) if c["formats"].present else ("json",)
@@ -183,7 +187,7 @@ def _party(c: Cursor, module: RulesModule | None, file: str, digest: str, proble
     if len(entries) > MAX_LINES:
         c["members"].fail(f"{len(entries)} member lines (at most {MAX_LINES})")
         return None
-    lines = _lines(entries, module, seed)
+    lines = _lines(entries, module, seed, derivation)
     total = sum(line.count for line in lines if line)
     if total > MAX_COUNT or (entries and all(lines) and total == 0):
         c["members"].fail(f"the counts come to {total:,} characters (expected 1 to {MAX_COUNT:,})")
@@ -241,7 +245,7 @@ def _check_name(c: Cursor, name: str) -> None:
         c.fail(str(e))
 
 
-def _lines(entries: list[Cursor], module: RulesModule | None, seed: int | None) -> list[Line | None]:
+def _lines(entries: list[Cursor], module: RulesModule | None, seed: int | None, derivation: int = 2) -> list[Line | None]:
     occurrences: Counter = Counter()
     keys: dict[str, Cursor] = {}
     out = []
@@ -254,7 +258,7 @@ def _lines(entries: list[Cursor], module: RulesModule | None, seed: int | None) 
             e["key"].fail(f"key '{key}' is also the key of {_line_of(keys[key])} "
                           "(each line's key must be its own: it seeds the line)")
         keys.setdefault(key, e)
-        out.append(_line(e, key, module, seed))
+        out.append(_line(e, key, module, seed, derivation))
     return out
 
 
@@ -271,7 +275,7 @@ def _key(e: Cursor, occurrences: Counter) -> str:
     return f"{archetype}#{occurrences[archetype]}"
 
 
-def _line(e: Cursor, key: str, module: RulesModule | None, seed: int | None) -> Line | None:
+def _line(e: Cursor, key: str, module: RulesModule | None, seed: int | None, derivation: int = 2) -> Line | None:
     count_dice = _count(e)
     if e["name"].present:
         e["name"].str(120)
@@ -280,7 +284,8 @@ def _line(e: Cursor, key: str, module: RulesModule | None, seed: int | None) -> 
     text = {k: _text(e[k]) for k in ("years", "profession", "name")}
     archetype = e["archetype"].ident() if e["archetype"].present else None
     named = (("identity.name", text["name"]),) if text["name"] else ()  # as --set identity.name=... gives it
-    request = GenerationRequest(archetype=archetype, profession=text["profession"], years=text["years"], pins=named)
+    request = GenerationRequest(archetype=archetype, profession=text["profession"], years=text["years"], pins=named,
+                                derivation=derivation)
     if module is not None and archetype is not None:
         known = [a.id for a in engines.require(module.engine).archetypes(module.rules)]
         if archetype not in known:

@@ -21,7 +21,7 @@ from chargen.choices import DEFAULT_CARDS_PER_PAGE, DEFAULT_PAPER
 from chargen.engines import DEFAULT_LAYOUT
 from chargen.generate import SCHEMA_VERSION, GenerationRequest
 from chargen.run.files import MANIFEST_SCHEMA
-from chargen.seeds import SEED_DERIVATION
+from chargen.seeds import SEED_DERIVATIONS
 
 DEFAULT_PARTY_NAME = "The party"
 
@@ -91,9 +91,16 @@ class Saved:
     modules: tuple = ()
 
 
-def _versions() -> dict:
+def run_versions(derivation: int = 2) -> dict:
+    """The manifest, chargen, character and seed schemas a run records (``derivation``: the seed
+    derivation's number, :data:`chargen.seeds.SEED_DERIVATIONS`; a resumed run keeps its manifest's)."""
+    text = next(t for t, n in SEED_DERIVATIONS.items() if n == derivation)
     return {"schema": MANIFEST_SCHEMA, "chargen": __version__, "character_schema": SCHEMA_VERSION,
-            "seed_derivation": SEED_DERIVATION}
+            "seed_derivation": text}
+
+
+def _versions() -> dict:
+    return run_versions()
 
 
 @dataclass(frozen=True)
@@ -256,4 +263,5 @@ def _recorded_request(manifest: Mapping) -> GenerationRequest | None:
     flavour = manifest.get("flavour", True) is not False
     if not (asked or pins or requires) and flavour:
         return None
-    return GenerationRequest(**asked, pins=pins, requires=requires, flavour=flavour)
+    derivation = SEED_DERIVATIONS.get(manifest.get("seed_derivation"), 1)  # checked: chargen.run.manifestcheck
+    return GenerationRequest(**asked, pins=pins, requires=requires, flavour=flavour, derivation=derivation)
