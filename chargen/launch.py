@@ -15,9 +15,10 @@ file's ``formats:`` names: the launcher reads that key with a regular expression
 product, does not wait for the command line, the party file and its rules before
 WeasyPrint's import starts (0.75-0.8 s later, at load 3.5).
 
-Ctrl-C is handled from :func:`main`'s first line (:func:`interrupted_early`): before the command line
-takes it over, while it is imported and reads its options (about half a second), it ends the program
-with one line and status 130, as it does later, not with a ``KeyboardInterrupt`` traceback.
+Ctrl-C is handled from :func:`main`'s first line (:func:`chargen.interrupts.interrupted_early`):
+before the command line takes it over, while it is imported and reads its options (about half a
+second), it ends the program with one line and status 130, as it does later, not with a
+``KeyboardInterrupt`` traceback.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ from __future__ import annotations
 import signal
 import sys
 from collections.abc import Sequence
+
+from chargen.interrupts import interrupted_early
 
 # the commands that draw sheets into a folder, and their --format when it is not given
 SHEET_COMMANDS = {"generate": "json", "render": "pdf"}
@@ -44,17 +47,6 @@ def main() -> None:
     from chargen.cli import main as cli_main
 
     cli_main()
-
-
-def interrupted_early(signum: int, frame) -> None:
-    """Ctrl-C before the command line handles it (:func:`chargen.cli.own_interrupts`): nothing has been
-    started that needs stopping (a fork server started early ends with this process), so the program
-    ends here, as the command line ends an interrupted command."""
-    try:
-        sys.stderr.write("Error: interrupted\n")
-        sys.stderr.flush()
-    finally:
-        raise SystemExit(130)
 
 
 def sheet_formats(args: Sequence[str]) -> tuple[str, ...]:

@@ -93,8 +93,8 @@ def main() -> None:
 
 def own_interrupts() -> None:
     """From here on Ctrl-C is a ``KeyboardInterrupt``, which the commands and the runs' clean-up handle
-    (until now the launcher's :func:`chargen.launch.interrupted_early` ended the program)."""
-    from chargen.launch import interrupted_early
+    (until now the launcher's :func:`chargen.interrupts.interrupted_early` ended the program)."""
+    from chargen.interrupts import interrupted_early
 
     if signal.getsignal(signal.SIGINT) is interrupted_early:
         signal.signal(signal.SIGINT, signal.default_int_handler)
