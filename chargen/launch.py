@@ -14,12 +14,20 @@ file's ``formats:`` names: the launcher reads that key with a regular expression
 (:func:`party_formats`), so that a party's encounter sheet, the block layout's
 product, does not wait for the command line, the party file and its rules before
 WeasyPrint's import starts (0.75-0.8 s later, at load 3.5).
+
+Ctrl-C is handled from :func:`main`'s first line (:func:`chargen.interrupts.interrupted_early`):
+before the command line takes it over, while it is imported and reads its options (about half a
+second), it ends the program with one line and status 130, as it does later, not with a
+``KeyboardInterrupt`` traceback.
 """
 
 from __future__ import annotations
 
+import signal
 import sys
 from collections.abc import Sequence
+
+from chargen.interrupts import interrupted_early
 
 # the commands that draw sheets into a folder, and their --format when it is not given
 SHEET_COMMANDS = {"generate": "json", "render": "pdf"}
@@ -29,6 +37,8 @@ PARTY_PEEK = 65_536  # how much of a party file is read for its formats: key (a 
 
 
 def main() -> None:
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not when started with it ignored
+        signal.signal(signal.SIGINT, interrupted_early)
     formats = sheet_formats(sys.argv[1:])
     if formats:
         from chargen.run.early import start_forkserver

@@ -28,6 +28,7 @@ class ChargenGroup(click.Group):
     """Turns library errors into ``Error: ...`` at the edge, unless ``--debug``."""
 
     def invoke(self, ctx: click.Context):
+        own_interrupts()
         try:
             return super().invoke(ctx)
         except BrokenPipeError:
@@ -82,9 +83,21 @@ def main() -> None:
         except click.Abort:
             click.echo("Aborted!", err=True)
             status = 1
+        except KeyboardInterrupt:  # Ctrl-C after the command ended (its output flushed)
+            click.echo("Error: interrupted", err=True)
+            status = 130
     except (BrokenPipeError, PipeClosed):
         _die_of_sigpipe()
     sys.exit(status if isinstance(status, int) else 0)
+
+
+def own_interrupts() -> None:
+    """From here on Ctrl-C is a ``KeyboardInterrupt``, which the commands and the runs' clean-up handle
+    (until now the launcher's :func:`chargen.interrupts.interrupted_early` ended the program)."""
+    from chargen.interrupts import interrupted_early
+
+    if signal.getsignal(signal.SIGINT) is interrupted_early:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def _streams() -> None:

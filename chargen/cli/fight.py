@@ -50,20 +50,38 @@ def fight_cmd(side_a: Path, side_b: Path, fights: int, seed: int | None, target:
         chargen fight examples/bandit-ambush.yaml examples/town-watch.yaml --seed 1
         chargen fight examples/bandit-ambush.yaml examples/town-watch.yaml --fights 500 --target weakest --morale 1 --format json
     """
+    try:
+        est, batch_seed = _estimate(side_a, side_b, fights, seed, (target, parry, morale, max_rounds), jobs,
+                                    overlays, rules_dirs)
+    except KeyboardInterrupt as e:  # Ctrl-C, SIGTERM or SIGHUP (chargen.run.procs.Stopped): the workers are stopped
+        if click.get_current_context().meta.get("chargen.debug"):
+            raise
+        why = f"stopped by {e.name}" if hasattr(e, "signum") else "interrupted"
+        error = click.ClickException(f"{why}; no figures reported")
+        error.exit_code = getattr(e, "exit_code", 130)
+        raise error from None
     from chargen.fight import report
-    from chargen.fight.estimate import default_jobs, estimate
-    from chargen.fight.tactics import tactics
-    from chargen.run.fightsides import read_side, sides_module
 
-    t = tactics(target, parry, morale, max_rounds)
-    batch_seed = resolve_seed(seed)
-    read = [read_side(p, overlays, rules_dirs) for p in (side_a, side_b)]
-    sides = tuple(s for s, _ in read)
-    module = sides_module(sides, [m for _, m in read], overlays, rules_dirs)
-    est = estimate(module, sides, fights, batch_seed, t, jobs or default_jobs())
     if fmt == "json":
         click.echo(json.dumps(report.to_json(est), indent=2, ensure_ascii=False))
     else:
         click.echo(report.text(est), nl=False)
     if seed is None:
         click.echo(f"chargen: seed {batch_seed}", err=True)
+
+
+def _estimate(side_a: Path, side_b: Path, fights: int, seed: int | None, options: tuple, jobs: int | None,
+              overlays: tuple[Path, ...], rules_dirs: tuple[Path, ...]):
+    """The sides read and their fights played (the progress on stderr, on a terminal); the seed used."""
+    from chargen.cli.options import progress_bar
+    from chargen.fight.estimate import default_jobs, estimate
+    from chargen.fight.tactics import tactics
+    from chargen.run.fightsides import read_side, sides_module
+
+    t = tactics(*options)
+    batch_seed = resolve_seed(seed)
+    read = [read_side(p, overlays, rules_dirs) for p in (side_a, side_b)]
+    sides = tuple(s for s, _ in read)
+    module = sides_module(sides, [m for _, m in read], overlays, rules_dirs)
+    with progress_bar(fights, "fights") as progress:
+        return estimate(module, sides, fights, batch_seed, t, jobs or default_jobs(), progress), batch_seed

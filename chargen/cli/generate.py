@@ -106,7 +106,7 @@ def generate_cmd(ctx: click.Context, system_id: str, seed: int | None, count: in
         start_early(fmts)
     first = start or 0
     spec, module = new_run(system_id, seed, first, count, fmts, asked, options, overlays, rules_dirs)
-    check_against(spec.sheets)
+    check_against(spec.sheets, spec.count)
     if output is None:
         _stream(spec, module, single=start is not None and count == 1)
         click.echo(f"chargen: {module.id} seed {spec.seed}, {count} character{'s' if count != 1 else ''}", err=True)
@@ -160,7 +160,7 @@ def _resume(ctx: click.Context, output: Path, asked, overlays: tuple[Path, ...],
              "pdf_variant": p["pdf_variant"], "compare": p["compare"], "against": p["against"] and str(p["against"]),
              "card_backs": p["card_backs"], "each_pdf": p["each_pdf"]}
     spec, module = resumed_run(output, given, asked, options, overlays, rules_dirs)
-    check_against(spec.sheets)
+    check_against(spec.sheets, spec.count)
     result = _write(spec, module, output, p["jobs"], resume=True)
     if result.already_complete:
         click.echo(f"chargen: the batch in {output} is already complete ({spec.count} characters)", err=True)

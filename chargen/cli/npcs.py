@@ -134,7 +134,7 @@ def party_cmd(ctx: click.Context, file: Path, output: Path, force: bool, resume:
                                  pdf_variant, compare, card_backs, each_pdf, against)
     given = [name for name in SHEET_KEYS if given_value(ctx, name, ctx.params[name]) is not None]
     spec = party.spec(options, given, overlays, rules_dirs)
-    check_against(spec.sheets)
+    check_against(spec.sheets, spec.count)
     with contextlib.nullcontext() if resume else claim_folder(output, force):  # created, locked, checked: one step
         if force and not resume:
             from chargen.cli.generate import replaced

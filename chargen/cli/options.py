@@ -19,13 +19,18 @@ CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
 _ASCII_INTEGER = re.compile(r"[+-]?[0-9]+")
+MAX_DIGITS = 20  # digits of an integer option: a seed (up to 2^64-1) has 20; checked before it is converted
 
 
 class Integer(click.IntRange):
     """An integer option written in ASCII digits only: Python's ``int()`` would also read
-    ``4_2``, `` 42 `` and Arabic-Indic digits (``\u0664\u0662``) as 42. Optionally bounded, as IntRange."""
+    ``4_2``, `` 42 `` and Arabic-Indic digits (``\u0664\u0662``) as 42. At most ``MAX_DIGITS`` digits,
+    checked before it is converted. Optionally bounded, as IntRange."""
 
     def convert(self, value, param, ctx):
+        if isinstance(value, str) and len(value.lstrip("+-")) > MAX_DIGITS:
+            self.fail(f"{value[:24]!r}{'...' if len(value) > 24 else ''} ({len(value):,} characters) is not a valid "
+                      f"integer (at most {MAX_DIGITS} digits).", param, ctx)
         if isinstance(value, str) and not _ASCII_INTEGER.fullmatch(value) and _reads_as_int(value):
             self.fail(f"{value!r} is not a valid integer (ASCII digits 0-9 only).", param, ctx)
         return super().convert(value, param, ctx)  # Click's own message for anything else
@@ -205,11 +210,14 @@ def against_option(f):
                         "a fight against it (see 'chargen fight') and a combat-order table.")(f)
 
 
-def check_against(sheets) -> None:
+def check_against(sheets, count: int) -> None:
     """``--against`` (or a party file's ``against:``): printed on party.pdf's encounter sheet, so it needs
-    pdf in the block layout; the side is read now, so a bad one is an error before any file is written."""
+    pdf in the block layout; the side is read now, so a bad one is an error before any file is written,
+    and so is an encounter of ``count`` characters whose odds are more fights than an estimate plays."""
     from chargen import engines
     from chargen.errors import OptionError
+    from chargen.fight.estimate import DEFAULT_FIGHTS, check_work
+    from chargen.fight.tactics import DEFAULT_MAX_ROUNDS
     from chargen.run.fightsides import against_side
 
     if not sheets.against:
@@ -217,7 +225,10 @@ def check_against(sheets) -> None:
     if "pdf" not in sheets.formats or not engines.layout_scope(sheets.layout).encounter:
         raise OptionError("--against prints the odds on party.pdf's encounter sheet: give --format pdf and "
                           "--layout block")
-    against_side(sheets)
+    side = against_side(sheets)
+    check_work(count + len(side.docs), DEFAULT_FIGHTS, DEFAULT_MAX_ROUNDS,
+               f"the encounter sheet's odds of {count:,} characters against {len(side.docs):,} cannot be played; "
+               "make the batch smaller, or print it without --against")
 
 
 def make_sheet_options(formats, paper, template_dir, jobs, party_name, layout=DEFAULT_LAYOUT,

@@ -3,7 +3,13 @@ and what they add up to (each side's chance to win with its 95% interval, rounds
 the most dangerous combatant of each side).
 
 Fight ``n`` of an estimate draws on its own stream (:func:`chargen.fight.play.fight_draws`), so
-the figures are the same for any number of worker processes and in any order.
+the figures are the same for any number of worker processes, any chunking and in any order.
+
+An estimate's work is bounded before a fight is played (:func:`check_work`): fighters x fights x
+the round limit, at most ``WORK_BUDGET`` fighter-rounds, which is 200 a side at the default fights
+and rounds. Fights are played in chunks of at most ``CHUNK_WORK`` fighter-rounds, in worker processes
+that the run stops at once when it is stopped (Ctrl-C, SIGTERM, SIGHUP: :mod:`chargen.run.procs`),
+and each chunk played is reported to ``progress``.
 """
 
 from __future__ import annotations
@@ -12,16 +18,20 @@ import math
 import multiprocessing
 import os
 import statistics
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Iterator
+from contextlib import closing
 from dataclasses import dataclass, field
 
 from chargen import engines
 from chargen.errors import OptionError
 from chargen.fight.play import fight_draws, play
-from chargen.fight.tactics import Tactics
+from chargen.fight.tactics import DEFAULT_MAX_ROUNDS, Tactics
 
 DEFAULT_FIGHTS = 2000
 MAX_FIGHTS = 100_000
+LARGEST = 400  # fighters in the largest fight the budget is made for: 200 a side (chargen.run.fightsides.MAX_SIDE)
+WORK_BUDGET = LARGEST * DEFAULT_FIGHTS * DEFAULT_MAX_ROUNDS  # fighter-rounds an estimate may play: 40,000,000
+CHUNK_WORK = 200_000  # fighter-rounds a chunk of fights plays at most (a worker's task, a step of the progress)
 Z95 = 1.959963984540054
 
 
@@ -84,12 +94,26 @@ def _play_range(bounds: tuple[int, int]) -> list[tuple]:
     return out
 
 
+def check_work(fighters: int, fights: int, max_rounds: int,
+               then: str = "give fewer --fights or --max-rounds, or smaller sides") -> None:
+    """Refuse an estimate of more than ``WORK_BUDGET`` fighter-rounds (fighters x fights x the round
+    limit: what it may have to play), before a fight is played; ``then``: what to do instead."""
+    work = fighters * fights * max_rounds
+    if work > WORK_BUDGET:
+        raise OptionError(f"{fighters:,} fighters in {fights:,} fights of up to {max_rounds:,} rounds are {work:,} "
+                          f"fighter-rounds to play, over the limit of {WORK_BUDGET:,} ({LARGEST // 2} a side in "
+                          f"{DEFAULT_FIGHTS:,} fights of up to {DEFAULT_MAX_ROUNDS} rounds): {then}")
+
+
 def estimate(module, sides: tuple[SideSpec, SideSpec], fights: int = DEFAULT_FIGHTS, seed: int = 0,
-             tactics: Tactics = Tactics(), jobs: int = 1) -> Estimate:
-    """Play ``fights`` fights between ``sides`` under ``module``'s rules (on ``jobs`` processes)."""
+             tactics: Tactics = Tactics(), jobs: int = 1, progress: Callable[[int], None] | None = None) -> Estimate:
+    """Play ``fights`` fights between ``sides`` under ``module``'s rules (on ``jobs`` processes);
+    ``progress(n)``: n more fights played."""
     global _JOB
     if not 1 <= fights <= MAX_FIGHTS:
         raise OptionError(f"--fights {fights}: from 1 to {MAX_FIGHTS}")
+    fighters = sum(len(side.docs) for side in sides)
+    check_work(fighters, fights, tactics.max_rounds)
     engine = engines.require(module.engine)
     kit = engine.fight
     if kit is None:
@@ -98,23 +122,41 @@ def estimate(module, sides: tuple[SideSpec, SideSpec], fights: int = DEFAULT_FIG
     _JOB = (kit, module.rules, profiles, seed, tactics)
     est = Estimate(sides, module.id, fights, seed, tactics)
     try:
-        for row in _results(fights, jobs):
-            _add(est, row)
+        with closing(_results(chunks(fights, jobs, fighters * tactics.max_rounds), jobs)) as results:
+            for rows in results:
+                for row in rows:
+                    _add(est, row)
+                if progress is not None:
+                    progress(len(rows))
     finally:
         _JOB = None
     return est
 
 
-def _results(fights: int, jobs: int):
-    jobs = max(1, min(jobs, fights // 200 or 1))
+def chunks(fights: int, jobs: int, per_fight: int) -> list[tuple[int, int]]:
+    """The fights as ranges: four a worker, each of at most ``CHUNK_WORK`` fighter-rounds (one fight at least)."""
+    step = max(1, min(-(-fights // (jobs * 4)), CHUNK_WORK // max(1, per_fight)))
+    return [(a, min(fights, a + step)) for a in range(0, fights, step)]
+
+
+def _results(ranges: list[tuple[int, int]], jobs: int) -> Iterator[list[tuple]]:
+    """Each range's fights played, in order: here, or in ``jobs`` forked workers."""
+    fights = ranges[-1][1]
+    jobs = max(1, min(jobs, fights // 200 or 1, len(ranges)))
     if jobs == 1 or "fork" not in multiprocessing.get_all_start_methods():
-        yield from _play_range((0, fights))
+        for bounds in ranges:
+            yield _play_range(bounds)
         return
-    step = -(-fights // (jobs * 4))
-    chunks = [(a, min(fights, a + step)) for a in range(0, fights, step)]
-    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
-        for rows in pool.map(_play_range, chunks):
-            yield from rows
+    from chargen.run.procs import each, no_hangup_for_helpers, terminate, worker_signals
+
+    with no_hangup_for_helpers():
+        pool = multiprocessing.get_context("fork").Pool(jobs, worker_signals)
+    with pool:
+        try:
+            yield from each(pool, pool.imap(_play_range, ranges), "fight")
+        except BaseException:  # stopped (Ctrl-C, SIGTERM, SIGHUP), a worker died, or the caller closed us
+            terminate(pool)  # the workers killed now, not at the end of their chunks
+            raise
 
 
 def _add(est: Estimate, row: tuple) -> None:

@@ -6,6 +6,7 @@ and the same for every system.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -23,6 +24,9 @@ PARRIES = {
 }
 DEFAULT_MAX_ROUNDS = 50
 DEFAULT_MORALE = Fraction(1, 2)
+# --morale as it is written: a whole number, a fraction or a decimal, in ASCII digits (checked, with its
+# length, before it is converted: Fraction() also reads exponents, 1e999999999, and other scripts' digits)
+SHARE = re.compile(r"[0-9]+(?:/[0-9]+|\.[0-9]*)?|\.[0-9]+")  # at most 20 characters (checked first)
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,16 +48,26 @@ def tactics(target: str = "spread", parry: str = "first", morale: str = "1/2",
         raise OptionError(f"--target {target[:40]!r}: expected one of: {', '.join(TARGETS)}")
     if parry not in PARRIES:
         raise OptionError(f"--parry {parry[:40]!r}: expected one of: {', '.join(PARRIES)}")
-    try:
-        share = Fraction(morale)
-    except (ValueError, ZeroDivisionError):
-        share = Fraction(-1)
-    if not 0 <= share <= 1 or len(morale) > 20:
+    share = _share(morale)
+    if share is None:
+        raise OptionError(f"--morale {morale[:40]!r}: not a share (a fraction such as 1/2 or a decimal such as 0.5, "
+                          "in ASCII digits 0-9, at most 20 characters)")
+    if not 0 <= share <= 1:
         raise OptionError(f"--morale {morale[:40]!r}: a share from 0 to 1 (1/2: a side breaks once more than half "
                           "of it is out; 1: it fights to the last)")
     if not 1 <= max_rounds <= 1000:
         raise OptionError(f"--max-rounds {max_rounds}: from 1 to 1000")
     return Tactics(target, parry, share, max_rounds)
+
+
+def _share(text: str) -> Fraction | None:
+    """``--morale``'s share, or None when it is not written as one (its form checked before it is converted)."""
+    if len(text) > 20 or not SHARE.fullmatch(text):
+        return None
+    try:
+        return Fraction(text)
+    except ZeroDivisionError:
+        return None
 
 
 def pick_target(t: Tactics, draws, enemies: list, aimed: dict) -> object | None:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from chargen.errors import CharacterError
+
+PICK = re.compile(r"[0-9]{1,6}")  # the N of FILE#N: ASCII digits, checked before it is converted
 
 
 def read_fighter(spec: str) -> dict:
@@ -12,7 +15,7 @@ def read_fighter(spec: str) -> dict:
     a MEG party, a party.pdf)."""
     from chargen.run.readers import read_documents
 
-    path, _, pick = spec.rpartition("#") if "#" in spec and spec.rpartition("#")[2].isdigit() else (spec, "", "")
+    path, pick = _pick(spec)
     try:
         docs = read_documents(Path(path))
     except OSError as e:
@@ -27,3 +30,14 @@ def read_fighter(spec: str) -> dict:
     if not 1 <= n <= len(docs):
         raise CharacterError(f"{spec}: no character {n} in the file (it holds {len(docs)})")
     return docs[n - 1][1]
+
+
+def _pick(spec: str) -> tuple[str, str]:
+    """``FILE#N`` as (FILE, N); a spec whose tail after ``#`` is no number is a file name (N "")."""
+    path, _, tail = spec.rpartition("#")
+    if not path or not tail.isnumeric():  # digits of any script: a number, to be checked
+        return spec, ""
+    if not PICK.fullmatch(tail):
+        raise CharacterError(f"{spec[:200]}: #N is the Nth character of the file, in ASCII digits 0-9 (at most "
+                             "6 of them)")
+    return path, tail

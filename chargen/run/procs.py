@@ -15,6 +15,12 @@
   (``pool._pool``, the list Pool keeps of them): a worker that ended with
   anything but status 0 (a worker replaced after its ``maxtasksperchild``
   tasks ends with 0) raises :class:`WorkerDied`, which names it.
+* The main process killed (``kill -9`` of chargen itself) leaves its workers orphaned: a worker
+  notices (:func:`worker_signals` watches the main process from a thread) and ends at once, quietly;
+  one that hands a result back before it notices dies of SIGPIPE, not of a ``BrokenPipeError``
+  traceback. A fork server's pool's named semaphores, which the main process would have removed,
+  are removed by the first orphan (:func:`record_semaphores`), so the resource tracker has none to
+  warn of.
 """
 
 from __future__ import annotations
@@ -91,12 +97,72 @@ def no_hangup_for_helpers() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
-def worker_signals() -> None:
+def worker_signals(semaphores: str | None = None) -> None:
     """In a worker process: Ctrl-C and SIGHUP are the main process's to handle (it stops the workers
-    and reports once); SIGTERM ends the worker (a forked worker would inherit the main's handler)."""
+    and reports once); SIGTERM ends the worker (a forked worker would inherit the main's handler); a
+    result handed back to a main process that is gone ends it (SIGPIPE), and so does the main
+    process's end itself (:func:`_watch_main`; ``semaphores``: the file :func:`record_semaphores` writes)."""
+    import threading
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for signum in STOP_SIGNALS:
         signal.signal(signum, signal.SIG_IGN if signum != signal.SIGTERM else signal.SIG_DFL)
+    if hasattr(signal, "SIGPIPE"):
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    main = multiprocessing.parent_process()
+    if main is not None:
+        threading.Thread(target=_watch_main, args=(main.pid, semaphores), name="chargen-orphan", daemon=True).start()
+
+
+def _watch_main(pid: int, semaphores: str | None) -> None:
+    """Wait for the main process ``pid`` to end; a worker still running then is an orphan: it removes the
+    pool's semaphores (those no other orphan removed first) and ends, saying nothing."""
+    import select
+    import time
+
+    try:
+        handle = os.pidfd_open(pid)
+    except (AttributeError, OSError):  # an older Linux or another system: look at the parent (the main, or
+        handle = None                  # the fork server, which ends with the main) every POLL seconds
+    if handle is not None:
+        select.select([handle], [], [])
+    else:
+        parent = os.getppid()
+        while os.getppid() == parent:
+            time.sleep(POLL)
+    _remove_semaphores(semaphores)
+    os._exit(0)
+
+
+def record_semaphores(pool, path: str) -> None:
+    """Write the names of a fork server pool's semaphores (its queues' locks, made by the main
+    process and removed by it when the pool ends) to ``path``, for its workers if they are orphaned."""
+    names = [getattr(getattr(lock, "_semlock", None), "name", None)
+             for queue in (pool._inqueue, pool._outqueue, pool._change_notifier)
+             for lock in (getattr(queue, "_rlock", None), getattr(queue, "_wlock", None))]
+    with open(path, "w", encoding="ascii") as f:
+        f.write("".join(f"{name}\n" for name in names if name))
+
+
+def _remove_semaphores(path: str | None) -> None:
+    """In an orphan: remove each semaphore ``path`` names and take it off the resource tracker's list
+    (the orphan that removes one tells the tracker; the others find it gone)."""
+    if not path:
+        return
+    from _multiprocessing import sem_unlink
+    from multiprocessing import resource_tracker
+
+    try:
+        with open(path, encoding="ascii") as f:
+            names = f.read().split()
+    except OSError:
+        return
+    for name in names:
+        try:
+            sem_unlink(name)
+        except OSError:
+            continue
+        resource_tracker.unregister(name, "semaphore")
 
 
 def wait(pool, result, what: str):

@@ -20,6 +20,7 @@ This module never writes the manifest.
 from __future__ import annotations
 
 import multiprocessing
+import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -29,10 +30,10 @@ from chargen.errors import ChargenError, RenderError
 from chargen.formats import FORMATS, INDEX_HTML, PARTY_PDF, Format, batch_files, names
 from chargen.seeds import batch_number
 from chargen.run.files import remove_stale_temporaries
-from chargen.run.procs import terminate, wait
+from chargen.run.procs import record_semaphores, terminate, wait
 from chargen.run.spec import DEFAULT_PARTY_NAME, SheetOptions  # noqa: F401 - with the stage, for callers
 from chargen.run.workers import (  # noqa: F401 - SheetRenderer, quiet_collector, draw: with the stage, for callers
-    Drawn, SheetRenderer, SheetTask, _init, _sheet, draw, quiet_collector)
+    SEMAPHORES, Drawn, SheetRenderer, SheetTask, _init, _sheet, draw, quiet_collector)
 from chargen.run.partyfiles import (  # noqa: F401 - ROSTER_ROWS, roster_parts: with the rest, for callers
     EARLY_COLLECTION, EARLY_COVER, ROSTER_ROWS, PartyPdf, SheetSummary, glance_of, json_bytes, party_summary,
     roster_parts, write_index)
@@ -96,8 +97,10 @@ def _pool(options: SheetOptions, formats: tuple[Format, ...], modules: tuple, wo
     _start_forkserver(formats)  # if not started yet
     from chargen.engines import external_modules
 
-    return context.Pool(workers, _init, (options, formats, modules, external_modules(), scratch),
+    pool = context.Pool(workers, _init, (options, formats, modules, external_modules(), scratch),
                         maxtasksperchild=recycle)
+    record_semaphores(pool, os.path.join(scratch, SEMAPHORES))  # for its workers, if chargen is killed
+    return pool
 
 
 def _in_order(pool, folder: Path, tasks: Iterable[SheetTask], window: int,

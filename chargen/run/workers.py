@@ -6,6 +6,7 @@ cover's roster figures (:class:`Drawn`). :mod:`chargen.run.sheets` runs the pool
 from __future__ import annotations
 
 import hashlib
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from chargen.run.spec import SheetOptions
 # short-lived objects; at the default threshold the collector runs hundreds of times a sheet
 # (measured: 3-10% of a sheet). Cycles are still collected, and RECYCLE bounds the rest.
 GC_YOUNG = 50_000
+SEMAPHORES = "semaphores"  # in the stage's scratch folder: its pool's semaphores (chargen.run.procs.record_semaphores)
 
 cache_patterns()  # the HTML parser's, once a process: every HTML laid out or checked here is parsed faster
 
@@ -195,7 +197,7 @@ def _init(options: SheetOptions, formats: tuple[Format, ...], modules: tuple, en
         from chargen.engines import import_modules
         from chargen.run.procs import worker_signals
 
-        worker_signals()
+        worker_signals(os.path.join(scratch, SEMAPHORES))
 
         import_modules(engine_modules)  # engines registered from outside the package, as in the main process
         _WORKER_FORMATS = {f.name: f for f in formats}
