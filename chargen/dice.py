@@ -28,7 +28,7 @@ MAX_SIDES = 1000
 MAX_CONSTANT = 1_000_000
 DEFAULT_ROLL_BUDGET = 10_000
 
-_TERM = re.compile(r"(\d*)D(\d+|%)|(\d+)")
+_TERM = re.compile(r"(\d*)D(\d+|%)|(\d+)", re.ASCII)
 
 
 @dataclass(frozen=True, slots=True)

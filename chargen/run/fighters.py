@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from chargen.digits import is_whole
 from chargen.errors import CharacterError
 
 
@@ -12,7 +13,7 @@ def read_fighter(spec: str) -> dict:
     a MEG party, a party.pdf)."""
     from chargen.run.readers import read_documents
 
-    path, _, pick = spec.rpartition("#") if "#" in spec and spec.rpartition("#")[2].isdigit() else (spec, "", "")
+    path, _, pick = spec.rpartition("#") if "#" in spec and is_whole(spec.rpartition("#")[2]) else (spec, "", "")
     try:
         docs = read_documents(Path(path))
     except OSError as e:
