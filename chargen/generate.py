@@ -51,6 +51,7 @@ class GenerationRequest:
     pins: tuple[tuple, ...] = ()  # (path, value): every character; (index, path, value): that one only
     requires: tuple = ()
     flavour: bool = True  # False (--no-flavour): no flavour tables rolled (chargen.flavour)
+    forced: bool = False  # a pin past the rules' range, taken with --force (the manifest records it)
 
     def asked(self) -> dict[str, str]:
         """The archetype, profession and years asked for, as given (the document's ``request``)."""

@@ -36,7 +36,7 @@ from chargen.run.files import atomic_write, inside, lock_folder, remove_stale_te
 from chargen.run.procs import each, no_hangup_for_helpers, terminate, worker_signals
 from chargen.run.record import BatchResult, Record
 from chargen.run.record import checkpoint as _checkpoint  # noqa: F401 - the checkpoints, with the run
-from chargen.run.resume import ResumeState, check_names, resume_state
+from chargen.run.resume import ResumeState, check_names, resume_state, verifier
 from chargen.run.sheetbatch import draw_batch, draw_saved
 from chargen.run.sheets import check_templates
 from chargen.run.spec import RunSpec, Saved, SheetOptions
@@ -79,7 +79,7 @@ class Pipeline(Writer):
         ident = spec.to_manifest()
         result = BatchResult(folder, batch_files={} if batch_files(self.formats) else None)
         state = resume_state(folder, ident, spec.indices, self.formats, self.files) if resume else ResumeState()
-        check_names({**state.done, **state.partial}, self.make, folder)  # each entry is this batch's character
+        check_names({**state.done, **state.partial}, self.make, folder, verifier(self.files))  # this batch's
         result.redone = state.redone
         record = Record(ident, result, dict(state.done))
         if state.complete:
