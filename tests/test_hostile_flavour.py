@@ -224,3 +224,17 @@ def test_pdfs_hold_no_action_and_read_back_as_the_data(out, tmp_path):
     ("ulf@example.com, R&D, 50% [sic] {x}", "ulf@example.com, R&D, 50% [sic] {x}"), ("", "")])
 def test_inert_breaks_each_live_sequence_visibly_and_nothing_else(text, shown):
     assert inert(text) == shown and inert(shown) == shown and not LIVE.search(shown)
+
+
+@pytest.mark.parametrize("length, ok", [(160, True), (161, False), (100_000, False)])
+def test_a_flavour_entry_is_at_most_160_characters(tmp_path, length, ok):
+    path = tmp_path / "long.yaml"
+    text = ("[[/r 1d6]] " * (length // 11 + 1))[:length - 1] + "x"
+    path.write_text("overlay: d100\nname: Long\nchanges:\n  flavour:\n    set:\n"
+                    f"      tables[id=quirk].entries: [{{text: {quoted(text)}, weight: 1, source: default}}]\n", "utf-8")
+    r = CliRunner().invoke(cli, ["generate", "--rules", str(path), "--seed", "1", "--format", "meg"])
+    if ok:
+        assert r.exit_code == 0 and f"Quirk: {inert(' '.join(text.split()))}" in r.output, r.output[-300:]
+    else:
+        assert r.exit_code == 1 and r.output.startswith("Error: ") and f"text is {length} characters long (at most 160)" \
+            in r.output and len(r.output) < 1000, r.output[:300]
