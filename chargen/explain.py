@@ -14,6 +14,7 @@ that cannot recompute.
 from __future__ import annotations
 
 from chargen import edits, paths
+from chargen.digits import whole
 from chargen.errors import CharacterError
 from chargen.flavour.explain import explain_lines
 from chargen.generate import Derivation
@@ -57,7 +58,8 @@ def _table_line(t, module=None) -> str:
 def _entry(data: object, key: str, row) -> object:
     node = paths.lookup(data, key)
     if row is not None and isinstance(node, dict):
-        node = node.get(row, node.get(int(row)) if str(row).isdigit() else None)
+        n = whole(str(row))
+        node = node.get(row, node.get(n) if n is not None else None)
     return node
 
 

@@ -20,9 +20,11 @@ from chargen.errors import ChargenError
 from chargen.flavour import DOC_KEY as FLAVOUR_KEY
 from chargen.flavour.roll import roll_flavour
 from chargen.paths import input_value, lookup, shown
-from chargen.require import RequireError
+from chargen.require import Budget, RequireError
 from chargen.rules import RulesModule
 from chargen.seeds import MAX_ATTEMPTS, archetype_seed, attempt_seed, batch_rank, character_rng, character_seed, identity_rng, unique_name
+
+Batched = tuple[Budget, int]  # a batch's --require budget, and the character's position in the batch
 
 SCHEMA_VERSION = "chargen-character/1"
 
@@ -49,6 +51,7 @@ class GenerationRequest:
     pins: tuple[tuple, ...] = ()  # (path, value): every character; (index, path, value): that one only
     requires: tuple = ()
     flavour: bool = True  # False (--no-flavour): no flavour tables rolled (chargen.flavour)
+    forced: bool = False  # a pin past the rules' range, taken with --force (the manifest records it)
     # 2: an archetype's characters are made from chargen.seeds.archetype_seed (no clones across
     # archetypes); 1: from the batch seed (a batch recorded with derivation 1, a party line)
     derivation: int = 2
@@ -248,34 +251,41 @@ def begin(module: RulesModule, batch_seed: int, index: int,
 
 
 def make_character(module: RulesModule, batch_seed: int, index: int,
-                   request: GenerationRequest | None = None) -> dict:
-    return make_character_traced(module, batch_seed, index, request)[0]
+                   request: GenerationRequest | None = None, budget: Batched | None = None) -> dict:
+    return make_character_traced(module, batch_seed, index, request, budget)[0]
 
 
 def make_character_traced(module: RulesModule, batch_seed: int, index: int,
-                          request: GenerationRequest | None = None) -> tuple[dict, Trail]:
+                          request: GenerationRequest | None = None,
+                          budget: Batched | None = None) -> tuple[dict, Trail]:
     """The character document and the derivation trail of its derived values (with
-    ``request.requires``, the first attempt that meets them: :func:`first_meeting`)."""
+    ``request.requires``, the first attempt that meets them: :func:`first_meeting`, within what
+    ``budget`` leaves the character at its position in the batch)."""
     request = (request or GenerationRequest()).for_index(index)
     if request.requires:
-        return first_meeting(module, batch_seed, index, request)
+        return first_meeting(module, batch_seed, index, request, budget=budget)
     return make_attempt(module, batch_seed, index, request, 0)
 
 
 def first_meeting(module: RulesModule, batch_seed: int, index: int, request: GenerationRequest,
-                  attempts: int = MAX_ATTEMPTS) -> tuple[dict, Trail]:
+                  attempts: int = MAX_ATTEMPTS, budget: Batched | None = None) -> tuple[dict, Trail]:
     """The first attempt of character ``index`` that meets ``request.requires``, with its trail."""
+    if budget is not None:
+        attempts = min(attempts, budget[0].allowance(budget[1]))
     best: tuple | None = None
     for attempt in range(attempts):
         doc, trail = make_attempt(module, batch_seed, index, request, attempt)
         far = sum(r.distance(doc) for r in request.requires)
         if far == 0:
+            if budget is not None:
+                budget[0].take(budget[1], attempt + 1)
             return doc, trail
         if best is None or far < best[0]:
             best = (far, [(r.path, r.value(doc)) for r in request.requires], attempt)
-    seen = ", ".join(f"{p} {shown(v)}" for p, v in best[1])
+    seen = f" (best seen: {', '.join(f'{p} {shown(v)}' for p, v in best[1])}, at attempt {best[2]})" if best else ""
+    why = f"; {budget[0].exhausted(budget[1])}" if budget is not None and attempts < MAX_ATTEMPTS else ""
     raise RequireError(f"character {index}: no attempt of {attempts} meets "
-                       f"{' and '.join(str(r) for r in request.requires)} (best seen: {seen}, at attempt {best[2]})")
+                       f"{' and '.join(str(r) for r in request.requires)}{seen}{why}")
 
 
 def make_attempt(module: RulesModule, batch_seed: int, index: int, request: GenerationRequest,
@@ -339,8 +349,9 @@ def trace_inputs(targets: Mapping, body: dict, pins: dict, trail: Trail) -> None
 
 def characters(module: RulesModule, batch_seed: int, indices: range,
                request: GenerationRequest | None = None) -> Iterator[dict]:
+    budget = Budget()
     for i in indices:
-        yield make_character(module, batch_seed, i, request)
+        yield make_character(module, batch_seed, i, request, (budget, i - indices.start))
 
 
 def check_request(module: RulesModule, request: GenerationRequest) -> None:

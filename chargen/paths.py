@@ -21,6 +21,8 @@ import json
 import re
 from collections.abc import Iterator, Mapping
 
+from chargen.digits import whole
+
 _MISSING = object()
 BEST_WEAPON = "best_weapon"
 PATH = r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+|\[[0-9]{1,6}\])*"  # keys by dots, records by id or [n]
@@ -78,8 +80,7 @@ def step(node: object, key: str) -> object:
     if isinstance(node, dict):
         return node.get(key, _MISSING)
     if isinstance(node, list):
-        if key.startswith("[") and key[1:-1].isdigit():
-            n = int(key[1:-1])
+        if key.startswith("[") and (n := whole(key[1:-1])) is not None:
             return node[n] if n < len(node) else _MISSING
         for item in node:
             if isinstance(item, dict) and item.get("id") == key:
@@ -133,8 +134,8 @@ def canonical(doc: object, path: str) -> str:
             weapons = doc["weapons"]
             out = join("weapons", _key(weapons, next(i for i, w in enumerate(weapons) if w is node)))
             continue
-        if isinstance(node, list) and key.startswith("[") and key[1:-1].isdigit() and int(key[1:-1]) < len(node):
-            key = _key(node, int(key[1:-1]))
+        if isinstance(node, list) and key.startswith("[") and (n := whole(key[1:-1])) is not None and n < len(node):
+            key = _key(node, n)
         node = step(node, key)
         if node is _MISSING:
             return path

@@ -29,10 +29,15 @@ from dataclasses import dataclass
 
 from chargen import paths
 from chargen.errors import ChargenError
+from chargen.seeds import MAX_ATTEMPTS
 
 OPS = {">=": operator.ge, "<=": operator.le, "==": operator.eq, "!=": operator.ne, ">": operator.gt, "<": operator.lt}
 _EXPR = re.compile(rf"\s*({paths.PATH})\s*(>=|<=|==|!=|>|<)\s*([+-]?[0-9]{{1,9}})\s*")
 MAX_REQUIRES = 32
+# A batch's attempts: in each block of BLOCK consecutive characters, at most MAX_ATTEMPTS and SHARE
+# a character made so far (a requirement one character in 100 meets, one unlucky character).
+BLOCK = 250
+SHARE = 100
 
 
 class RequireError(ChargenError):
@@ -66,6 +71,31 @@ class Requirement:
             return 1
         target = {">=": self.number, ">": self.number + 1, "<=": self.number, "<": self.number - 1}.get(self.op, self.number)
         return abs(v - target)
+
+
+class Budget:
+    """The attempts a batch's characters may take together. Character ``n`` of the batch (its position,
+    from 0) may take what its block of ``BLOCK`` leaves: ``MAX_ATTEMPTS + SHARE x`` the characters of the
+    block made so far, itself included, less what the others took (never more than ``MAX_ATTEMPTS``).
+    The work of a batch of ``count`` characters is at most ``(MAX_ATTEMPTS + SHARE x BLOCK)`` attempts a
+    block: 35,000 for 250 characters, where it was ``MAX_ATTEMPTS x count`` (2,500,000)."""
+
+    def __init__(self) -> None:
+        self._taken: dict[int, dict[int, int]] = {}  # block -> position -> attempts
+
+    def allowance(self, position: int) -> int:
+        taken = {p: n for p, n in self._taken.get(position // BLOCK, {}).items() if p != position}
+        return max(0, min(MAX_ATTEMPTS, MAX_ATTEMPTS + SHARE * (len(taken) + 1) - sum(taken.values())))
+
+    def take(self, position: int, attempts: int) -> None:
+        self._taken.setdefault(position // BLOCK, {})[position] = attempts
+
+    def exhausted(self, position: int) -> str:
+        """Why character ``position`` was given fewer than ``MAX_ATTEMPTS``."""
+        block = self._taken.get(position // BLOCK, {})
+        first = position // BLOCK * BLOCK
+        return (f"the batch's characters {first}-{first + BLOCK - 1} took {sum(block.values()):,} attempts before it "
+                f"(a batch's --require may take {MAX_ATTEMPTS:,} attempts and {SHARE} a character in each {BLOCK})")
 
 
 def parse(text: str) -> Requirement:

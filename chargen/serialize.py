@@ -13,6 +13,7 @@ from typing import TextIO
 import yaml
 
 from chargen import engines
+from chargen.digits import whole
 from chargen.errors import CharacterError, RulesError
 from chargen.fill import fill_document
 from chargen.rules import load_builtin
@@ -200,8 +201,9 @@ def _unfilled(doc: dict, problem: str) -> bool:
     path, _, message = problem.partition(": ")
     key, _, n = path.partition(".")
     items = doc.get(key)
-    return (message.endswith("is a required property") and n.isdigit() and isinstance(items, list)
-            and int(n) < len(items) and isinstance(items[int(n)], dict) and "id" in items[int(n)])
+    i = whole(n)
+    return (message.endswith("is a required property") and i is not None and isinstance(items, list)
+            and i < len(items) and isinstance(items[i], dict) and "id" in items[i])
 
 
 def one_line(problems: list[str], most: int = 12) -> str:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from chargen import engines
 from chargen.generate import GenerationRequest, make_character
+from chargen.require import Budget
 from chargen.rules import RulesModule
 
 PERCENTILES = (5, 25, 50, 75, 95)
@@ -67,8 +68,9 @@ def sample_with_rank(module: RulesModule, request: GenerationRequest, count: int
     rank = getattr(arche, "rank", None) if engine.signature is not None else None
     values: dict[str, list[int]] = {}
     held = 0
+    budget = Budget()
     for i in range(count):
-        doc = make_character(module, seed, i, request)
+        doc = make_character(module, seed, i, request, (budget, i))
         for figure in engine.view(doc, module.rules).key_figures:
             values.setdefault(figure.label, []).append(int(figure.value))
         if rank is not None:

@@ -169,9 +169,9 @@ def test_the_manifest_is_written_before_the_first_character(tmp_path, d100, monk
     seen = []
     real = writermod.make_character
 
-    def spy(module, seed, index, request=None):
+    def spy(module, seed, index, request=None, budget=None):
         seen.append(json.loads((tmp_path / "manifest.json").read_text()))
-        return real(module, seed, index, request)
+        return real(module, seed, index, request, budget)
 
     monkeypatch.setattr(writermod, "make_character", spy)
     run_batch(RunSpec("d100", 3, 0, 3, ("json",)), d100, tmp_path)

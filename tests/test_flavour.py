@@ -247,3 +247,26 @@ def test_user_text_in_the_biography_is_escaped():
 
     doc = {"flavour": {"quirk": {"value": "<script>x</script> & co", "row": 1, "roll": 1, "of": 1}}}
     assert biography_html(doc) == "<p><strong>Quirk:</strong> &lt;script&gt;x&lt;/script&gt; &amp; co</p>"
+
+
+@pytest.mark.parametrize("char", ["\u202e", "\u2066", "\u200f", "\u061c", "\u2028"])
+def test_bidi_controls_and_line_separators_in_flavour_text_are_refused_at_their_line(tmp_path, char):
+    """Issue 39, item 11: as control characters are, and as the party name and a manifest refuse them."""
+    path = tmp_path / "bidi.yaml"
+    path.write_text("overlay: kotm\nname: Bidi\nchanges:\n  flavour:\n    add:\n      tables[id=quirk].entries:\n"
+                    f'        - {{text: "hums {char}ffo yek", weight: 2, source: default}}\n', encoding="utf-8")
+    r = run("rules", "check", path)
+    assert r.exit_code == 1 and r.stdout.replace(str(path), "bidi.yaml").splitlines() == [
+        f"bidi.yaml:7: changes.flavour.add.tables[id=quirk].entries[0].text: text holds the bidirectional control or "
+        f"line separator U+{ord(char):04X} (remove it: it reorders or breaks the text around it wherever the text is shown)"]
+    r = run("generate", "--system", "kotm", "--rules", path, "--seed", 1)
+    assert r.exit_code == 1 and r.output.startswith("Error: ") and f"U+{ord(char):04X}" in r.output
+
+
+def test_right_to_left_flavour_text_without_controls_is_taken(tmp_path):
+    path = tmp_path / "rtl.yaml"
+    path.write_text("overlay: kotm\nname: RTL\nchanges:\n  flavour:\n    set:\n      tables[id=quirk].entries:\n"
+                    '        - {text: "يدندن خارج اللحن (hums off key)", weight: 2, source: default}\n', encoding="utf-8")
+    r = run("generate", "--system", "kotm", "--rules", path, "--seed", 1, "--format", "json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)[0]["flavour"]["quirk"]["value"] == "يدندن خارج اللحن (hums off key)"

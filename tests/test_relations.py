@@ -112,3 +112,13 @@ def test_the_tie_stream_is_its_own():
     fixed = (Tie(0, 1, "rival", "x"),)
     assert draw(f, 5, 4, fixed, count=0) == fixed
     assert draw(f, 5, 4, count=3) == draw(f, 5, 4, count=3)
+
+
+@pytest.mark.parametrize("field", ["reason", "name"])
+def test_a_bidi_control_in_a_tie_reason_or_a_member_name_is_one_error_line(tmp_path, field):
+    """Issue 39, item 11: party-file text refuses bidi controls as it refuses control characters."""
+    text = "relations:\n  fixed:\n    - {between: [Red Ulf, '#3'], kind: debtor, reason: \"owes \u202egnissim\"}\n"
+    if field == "name":
+        text = "relations:\n  fixed:\n    - {between: [\"Red \u202eUlf\", '#3'], kind: debtor}\n"
+    r, docs = party(tmp_path, text)
+    assert r.exit_code == 1 and r.output.startswith("Error: ") and "U+202E" in r.output and not docs

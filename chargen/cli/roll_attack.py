@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from chargen.cli.options import Integer
+from chargen.digits import is_whole
 
 ATTACK_OPTIONS = ("attacker", "defender", "weapon", "parry", "defence", "aim", "odds")
 
@@ -78,6 +79,6 @@ def _shown(p, percent) -> str:
 
 def _ordered(row: dict):
     """By chance, the likeliest first; a tally of numbers (damage) by number, "none" first."""
-    if all(k == "none" or k.lstrip("-").isdigit() for k in row):
+    if all(k == "none" or is_whole(k.removeprefix("-")) for k in row):
         return sorted(row.items(), key=lambda kv: (kv[0] != "none", int(kv[0]) if kv[0] != "none" else 0))
     return sorted(row.items(), key=lambda kv: (-kv[1], kv[0]))

@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from chargen.dice import roll_die
+from chargen.digits import whole
 from chargen.flavour.roll import pick
 from chargen.rules.flavour import Flavour, RelationKind
 from chargen.rules.check import Cursor
@@ -123,8 +124,7 @@ def _member(c: Cursor, names: list[str]) -> int | None:
     text = c.str(120)
     if text is None:
         return None
-    if text.startswith("#") and text[1:].isdigit():
-        n = int(text[1:])
+    if text.startswith("#") and (n := whole(text[1:])) is not None:
         return n if n < len(names) else c.fail(f"no member #{n} (the party has #0 to #{len(names) - 1})")
     found = [i for i, name in enumerate(names) if name == text]
     if len(found) == 1:

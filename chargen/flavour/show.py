@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from chargen.flavour import DOC_KEY, RELATIONS_KEY
+from chargen.inert import inert
 
 LABELS = {"appearance": "Appearance", "manner": "Manner", "speech": "Speech", "motive": "Motive",
           "secret": "Secret", "hook": "Hook", "quirk": "Quirk", "possession": "Possession", "fear": "Fear",
@@ -73,11 +74,12 @@ def traits(doc: dict) -> list[dict]:
 
 
 def biography_html(doc: dict) -> str:
-    """A Foundry biography: one escaped paragraph per flavour value and tie ("" without any)."""
+    """A Foundry biography: one escaped paragraph per flavour value and tie ("" without any), the text
+    made inert first (Foundry matches its enrichers in the decoded text: :mod:`chargen.inert`)."""
     from html import escape
 
     rows = [(k, v) for k, v in pairs(doc)] + [("Relation", t) for t in relation_texts(doc)]
-    return "".join(f"<p><strong>{escape(k)}:</strong> {escape(v)}</p>" for k, v in rows)
+    return "".join(f"<p><strong>{escape(inert(k))}:</strong> {escape(inert(v))}</p>" for k, v in rows)
 
 
 FEATURE = re.compile(rf"({'|'.join(sorted(set(LABELS.values())))}): (.+)", re.S)  # a MEG feature features() writes

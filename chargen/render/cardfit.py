@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from markupsafe import Markup
 
+from chargen.digits import is_whole
 from chargen.render.cardparts import Piece, Unit, head_count, part_html, pieces, whole
 
 ROUNDS = 8          # the most layouts of one page of cards
@@ -47,7 +48,7 @@ class Atom:
 def _card_id(element_id: str) -> tuple[int, int] | None:
     """(anchor, part) of a card's ``id``: ``c-3`` is card 3 (its first part), ``c-3-2`` its second."""
     bits = element_id.split("-")
-    if len(bits) not in (2, 3) or bits[0] != "c" or not all(b.isdigit() for b in bits[1:]):
+    if len(bits) not in (2, 3) or bits[0] != "c" or not all(is_whole(b) for b in bits[1:]):
         return None
     return int(bits[1]), (int(bits[2]) - 1 if len(bits) == 3 else 0)
 

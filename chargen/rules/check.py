@@ -8,6 +8,7 @@ and yields ``None`` so the walk goes on and reports every problem at once.
 from __future__ import annotations
 
 import math
+import re
 import unicodedata
 from collections.abc import Iterator, Mapping
 from types import MappingProxyType
@@ -16,6 +17,10 @@ from chargen import dice as dicemod
 from chargen.errors import DiceError, RulesError, printable
 from chargen.rules.yamlio import Located
 
+# Not control characters (Cc) but as unsafe in one line of text: the line and paragraph separators
+# and the bidirectional-text controls (ALM, LRM, RLM, LRE-RLO, LRI-PDI; as the party name and a
+# manifest refuse them: chargen.render.contain.names, chargen.run.manifestcheck).
+_LAYOUT = re.compile("[\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 SOURCES = ("seed", "rq2-reference", "default")
 MAX_INT = 1_000_000
 
@@ -128,7 +133,7 @@ class Cursor:
 
     def str(self, max_len: int = 200, multiline: bool = False) -> str | None:
         """Text of at most ``max_len`` characters, without control characters (but
-        line breaks and tabs when ``multiline``)."""
+        line breaks and tabs when ``multiline``), line or paragraph separators or bidi controls."""
         v = self.value
         if not isinstance(v, str) or not v.strip():
             return self.fail(f"expected text, got {_kind(v)}")
@@ -138,6 +143,9 @@ class Cursor:
         bad = next((ch for ch in v if unicodedata.category(ch) == "Cc" and ch not in allowed), None)
         if bad is not None:
             return self.fail(f"text holds the control character U+{ord(bad):04X} (remove it)")
+        if (layout := _LAYOUT.search(v)) is not None:
+            return self.fail(f"text holds the bidirectional control or line separator U+{ord(layout.group()):04X} "
+                             "(remove it: it reorders or breaks the text around it wherever the text is shown)")
         return v
 
     def bool(self) -> bool | None:

@@ -37,6 +37,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from chargen.digits import is_whole
 from chargen.errors import RulesError
 from chargen.rules.check import Cursor, Problems, short
 from chargen.rules.yamlio import Located, load_file
@@ -101,7 +102,7 @@ def parse_path(text: str) -> tuple[Step, ...] | str:
             if key != key.strip():
                 return f"bad path {short(text)}: key {key!r} has spaces around it"
             steps.append(Step("key", key))
-        elif selector.isdigit():
+        elif is_whole(selector):
             steps.append(Step("index", index=int(selector[:9])))
         elif (sm := _SELECT.match(selector)) is not None:
             steps.append(Step("match", sm.group(1), value=sm.group(2)))

@@ -19,7 +19,7 @@ from chargen.rules.check import Cursor
 
 T = TypeVar("T")
 
-_RANGE = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+)|(\+))?\s*$")
+_RANGE = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+)|(\+))?\s*$", re.ASCII)
 
 
 @dataclass(frozen=True, slots=True)

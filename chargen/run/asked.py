@@ -45,8 +45,22 @@ class Asked:
         from chargen import pins
 
         base = self.base() if base is None else base
-        pinned = pins.resolve(pins.module_targets(module), self.sets, self.force)
-        return with_requires(module, replace(base, pins=pinned), self.requires)
+        targets = pins.module_targets(module)
+        pinned = pins.resolve(targets, self.sets, self.force)
+        return with_requires(module, replace(base, pins=pinned, forced=_past_range(targets, self)), self.requires)
+
+
+def _past_range(targets, asked: Asked) -> bool:
+    """Whether a pin of ``asked`` needed its ``--force``: one the rules' range refuses."""
+    from chargen import pins
+
+    if not (asked.force and asked.sets):
+        return False
+    try:
+        pins.resolve(targets, asked.sets)
+    except pins.PinError:
+        return True
+    return False
 
 
 def with_requires(module, request, texts: tuple[str, ...] | list[str]):
@@ -126,12 +140,19 @@ def check_recorded(module, manifest: Mapping, path: Path) -> None:
         raise OutputError(f"{path}: layout: the {module.engine} engine has no {layout!r} layout")
     for key, check in (("request", lambda: check_request(module, GenerationRequest(**fields))),
                        ("pins", lambda: Asked(**fields, sets=tuple(_pin_text(p) for p in manifest.get("pins", [])),
-                                              force=True).request(module)),
+                                              force=_forced(manifest)).request(module)),
                        ("requires", lambda: Asked(**fields, requires=tuple(manifest.get("requires", []))).request(module))):
         try:
             check()
         except ChargenError as e:
-            raise OutputError(f"{path}: {key}: {e}") from None
+            raise OutputError(f"{path}: {key}: " + str(e).replace(
+                "add --force to pin it anyway", "the batch was not made with --force (the manifest was changed; "
+                "make the batch again, with --force to pin it)")) from None
+
+
+def _forced(manifest: Mapping) -> bool:
+    """Whether the batch's pins were taken with ``--force`` (recorded only then: RunSpec.to_manifest)."""
+    return manifest.get("force") is True
 
 
 def _resumed_request(module, manifest: Mapping, asked: Asked):
@@ -145,8 +166,8 @@ def _resumed_request(module, manifest: Mapping, asked: Asked):
     flavour = manifest.get("flavour", True) is not False
     if not asked.flavour and flavour:
         raise OutputError("cannot resume: the batch was made with its flavour tables (give no --no-flavour)")
-    again = Asked(**fields, sets=texts, requires=tuple(str(t) for t in manifest.get("requires", [])), force=True,
-                  flavour=flavour)
+    again = Asked(**fields, sets=texts, requires=tuple(str(t) for t in manifest.get("requires", [])),
+                  force=_forced(manifest), flavour=flavour)
     request = again.request(module)
     if asked.sets or asked.requires:
         given = replace(asked, **fields, flavour=flavour).request(module)

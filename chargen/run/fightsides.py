@@ -15,14 +15,16 @@ MAX_SIDE = 200  # fighters a side (the largest encounter a table plays; each is 
 def read_side(path: Path, overlays: tuple[Path, ...] = (), rules_dirs: tuple[Path, ...] = ()):
     """A side and the rules module of its party file (None for saved characters)."""
     from chargen.generate import make_character
+    from chargen.require import Budget
     from chargen.run.party import is_party_file, read_party
 
     if path.is_file() and path.suffix.lower() in (".yaml", ".yml") and is_party_file(path):
         party, module = read_party(path, overlays, rules_dirs)
         slots = party.members().slots
         _check_size(path, len(slots))
-        return SideSpec(party.name or path.name, tuple(make_character(module, s.seed, s.index, s.request)
-                                                         for s in slots)), module
+        budget = Budget()
+        return SideSpec(party.name or path.name, tuple(make_character(module, s.seed, s.index, s.request, (budget, n))
+                                                         for n, s in enumerate(slots))), module
     return SideSpec(path.name, tuple(_saved(path))), None
 
 

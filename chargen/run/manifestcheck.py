@@ -114,8 +114,8 @@ _SHEET_KEYS = ("paper", "party_name", "layout", "cards_per_page", "pdf_variant",
                "against")
 KNOWN_KEYS = frozenset({"schema", "chargen", "character_schema", "system", "seed", "seed_derivation", "first_index",
                         "count", "formats", "complete", "characters", "batch_files", "request", "party", "pins",
-                        "requires", "flavour", *_SHEET_KEYS})
-_FLAGS = {"compare": True, "card_backs": True, "each_pdf": True, "flavour": False}  # recorded only when set, and then only as this
+                        "requires", "flavour", "force", *_SHEET_KEYS})
+_FLAGS = {"compare": True, "card_backs": True, "each_pdf": True, "flavour": False, "force": True}  # recorded only when set, and then only as this
 _REQUEST_KEYS = ("archetype", "profession", "years")
 _PARTY_KEYS = {"file", "sha256", "name", "lines"}
 _LINE_KEYS = {"key", "archetype", "count", "count_dice", "seed", "require"}

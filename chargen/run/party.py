@@ -206,8 +206,11 @@ def _relations(c: Cursor, module: RulesModule, seed: int, lines: list[Line]) -> 
     """The file's ``relations:`` (chargen.flavour.relations): each member's ties, by file index."""
     from chargen.flavour import relations
     from chargen.generate import make_character
+    from chargen.require import Budget
 
-    names = [make_character(module, ln.seed, j, ln.request)["identity"]["name"] for ln in lines for j in range(ln.count)]
+    slots, budget = [(ln, j) for ln in lines for j in range(ln.count)], Budget()
+    names = [make_character(module, ln.seed, j, ln.request, (budget, n))["identity"]["name"]
+             for n, (ln, j) in enumerate(slots)]
     fixed, count = relations.read(c, module.flavour, names)
     if c.problems.items:
         return None

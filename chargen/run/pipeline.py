@@ -25,17 +25,18 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import itertools
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from chargen.errors import ChargenError, OutputError
 from chargen.formats import batch_files
-from chargen.require import RequireError
+from chargen.require import BLOCK, RequireError
 from chargen.run.files import atomic_write, inside, lock_folder, remove_stale_temporaries
 from chargen.run.procs import each, no_hangup_for_helpers, terminate, worker_signals
 from chargen.run.record import BatchResult, Record
 from chargen.run.record import checkpoint as _checkpoint  # noqa: F401 - the checkpoints, with the run
-from chargen.run.resume import ResumeState, check_names, resume_state
+from chargen.run.resume import ResumeState, check_names, resume_state, verifier
 from chargen.run.sheetbatch import draw_batch, draw_saved
 from chargen.run.sheets import check_templates
 from chargen.run.spec import RunSpec, Saved, SheetOptions
@@ -78,7 +79,7 @@ class Pipeline(Writer):
         ident = spec.to_manifest()
         result = BatchResult(folder, batch_files={} if batch_files(self.formats) else None)
         state = resume_state(folder, ident, spec.indices, self.formats, self.files) if resume else ResumeState()
-        check_names({**state.done, **state.partial}, self.make, folder)  # each entry is this batch's character
+        check_names({**state.done, **state.partial}, self.make, folder, verifier(self.files))  # this batch's
         result.redone = state.redone
         record = Record(ident, result, dict(state.done))
         if state.complete:
@@ -136,7 +137,7 @@ def run_batch(spec: RunSpec, module, folder: Path, jobs: int = 1, progress: Call
 
 
 PARALLEL_MIN = 500  # below this, starting worker processes costs more than it saves
-CHUNK = 250
+CHUNK = BLOCK  # a chunk is a block of the --require budget (chargen.require.Budget), as in one process
 _PIPELINE: Pipeline | None = None  # what forked workers write: set by the parent before the pool starts
 
 
@@ -150,7 +151,7 @@ def _entries(pipeline: Pipeline, todo: list[int]) -> Iterator[list[dict]]:
 
     global _PIPELINE
     _PIPELINE = pipeline
-    chunks = [todo[i:i + CHUNK] for i in range(0, len(todo), CHUNK)]
+    chunks = [list(group) for _, group in itertools.groupby(todo, lambda i: (i - pipeline.spec.first) // CHUNK)]
     try:
         with no_hangup_for_helpers():  # the resource tracker the pool starts: SIGHUP is this process's
             pool = multiprocessing.get_context("fork").Pool(min(pipeline.jobs, len(chunks)), worker_signals)

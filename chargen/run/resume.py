@@ -101,15 +101,33 @@ def _batch_files(old: dict, folder: Path) -> dict:
     return recorded
 
 
-def check_names(entries: Mapping[int, dict], make, folder: Path) -> None:
+# The per-character formats whose bytes are cheap to make again (ms a character), cheapest first:
+# a recorded file in one of them is compared with what the run makes now (:func:`check_names`).
+VERIFIED = ("json", "meg", "foundry_npc", "foundry", "statblock")
+
+
+def verifier(files: tuple[Format, ...]) -> Format | None:
+    """The format :func:`check_names` compares the recorded characters in (None: the batch has none)."""
+    return min((f for f in files if f.name in VERIFIED), key=lambda f: VERIFIED.index(f.name), default=None)
+
+
+def check_names(entries: Mapping[int, dict], make, folder: Path, verify: Format | None = None) -> None:
     """Refuse entries whose character is not the one the run makes at that index (``make(index)``):
-    an entry renamed, or copied from another with its files, would leave a folder unlike the run's."""
+    an entry renamed, or copied from another with its files, would leave a folder unlike the run's.
+    With ``verify``, an entry's file in that format (there as recorded) must also be the bytes the run
+    makes: a manifest whose request, pins or requirements were changed would leave files disagreeing."""
     for i in sorted(entries):
-        name = make(i)["identity"]["name"]
+        doc = make(i)
+        name = doc["identity"]["name"]
         if entries[i]["name"] != name:
             raise OutputError(f"{folder / 'manifest.json'}: characters: the entry of index {i} names "
                               f"{str(entries[i]['name'])[:40]!r}, but this batch's character {i} is {name[:40]!r} "
                               "(the manifest was changed; make the batch again with --force)")
+        digest = entries[i]["sha256"].get(verify.name) if verify is not None else None
+        if digest is not None and hashlib.sha256(verify.to_bytes(doc)).hexdigest() != digest:
+            raise OutputError(f"{folder / 'manifest.json'}: character {i}'s {entries[i]['files'][verify.name]} is not "
+                              "the character the manifest's options make (its request, pins or requirements were "
+                              "changed; make the batch again with --force)")
 
 
 def check_file(folder: Path, name: str, digest: str) -> str | None:
@@ -180,7 +198,7 @@ def differences(old: dict, ident: dict) -> list[str]:
 
 # what a run's manifest records only when it is set (RunSpec.to_manifest): its absence is a difference
 _RECORDED_WHEN_SET = ("request", "party", "cards_per_page", "pdf_variant", "pins", "requires", "compare",
-                      "card_backs", "each_pdf", "flavour")
+                      "card_backs", "each_pdf", "flavour", "force")
 
 
 def _overlays(records: object) -> str:

@@ -167,6 +167,8 @@ class RunSpec:
         ident.update(self._sheet_record())
         if self.request is not None and self.request.pins:
             ident["pins"] = [list(p) for p in self.request.pins]
+        if self.request is not None and self.request.forced:
+            ident["force"] = True  # a pin past the rules' range: --resume takes it only then
         if self.request is not None and self.request.requires:
             ident["requires"] = [str(r) for r in self.request.requires]
         if self.request is not None and not self.request.flavour:

@@ -12,6 +12,7 @@ from chargen.errors import OutputError
 from chargen.flavour import RELATIONS_KEY
 from chargen.formats import BatchInfo, Format, resolve
 from chargen.generate import make_character, numbered
+from chargen.require import Budget
 from chargen.run.files import atomic_write, character_stem, inside
 from chargen.run.spec import RunSpec
 
@@ -25,6 +26,7 @@ class Writer:
         self.spec = spec.with_module(module) if module is not None else spec  # None: saved characters
         self.module, self.folder, self.jobs, self.progress = module, folder, jobs, progress
         self.formats = _formats(spec.formats)
+        self.budget = Budget()  # what the batch's --require may still take
         for fmt in self.formats if module is not None else ():
             fmt.check_engine(module.engine)
 
@@ -32,9 +34,10 @@ class Writer:
         """Character ``index`` of the batch (of a party: its slot's seed, index and request)."""
         members = self.spec.members
         if members is None:
-            return make_character(self.module, self.spec.seed, index, self.spec.request)
+            return make_character(self.module, self.spec.seed, index, self.spec.request,
+                                  (self.budget, index - self.spec.first))
         slot = members.slots[index]  # its index counts within its line; its number is its file index
-        doc = numbered(make_character(self.module, slot.seed, slot.index, slot.request), index)
+        doc = numbered(make_character(self.module, slot.seed, slot.index, slot.request, (self.budget, index)), index)
         if members.relations is not None:
             doc[RELATIONS_KEY] = members.relations.get(index, [])
         return doc

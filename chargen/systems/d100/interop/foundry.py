@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 
 from chargen.formats import BatchInfo, Format
+from chargen.inert import inert, inert_strings
 from chargen.systems.d100.interop import foundry_actor
 
 IMG = "icons/svg/mystery-man.svg"  # Foundry's default actor image
@@ -45,9 +46,9 @@ def actor(doc: dict, npc: bool = False) -> dict:
         if flavour:
             system["extDesc"] = flavour  # brp's npc has no biography: its extended description
         system["hp"] = {"stat1": "siz", "stat2": "con", "multi": 0.5}  # brp's npc total: ceil((SIZ+CON)/2) + mod
-    return {"name": doc["identity"]["name"], "type": "npc" if npc else "character", "img": IMG,
-            "system": system, "items": foundry_actor.items(doc, npc), "effects": [],
-            "flags": {"chargen": {"document": doc}},
+    return {"name": inert(doc["identity"]["name"]), "type": "npc" if npc else "character", "img": IMG,
+            "system": inert_strings(system), "items": inert_strings(foundry_actor.items(doc, npc)), "effects": [],
+            "flags": {"chargen": {"document": doc}},  # as made: Foundry never shows or enriches a flag
             "_stats": {"systemId": "brp", "systemVersion": SYSTEM_VERSION, "coreVersion": CORE_VERSION}}
 
 

@@ -22,6 +22,7 @@ import math
 import re
 from collections.abc import Callable
 
+from chargen.digits import whole
 from chargen.errors import CharacterError
 from chargen.flavour.show import from_biography
 from chargen.systems.d100.interop.foundry_actor import COMBAT, SHIELD, SKILL_FIELDS, SPECIAL
@@ -30,8 +31,8 @@ from chargen.systems.d100.interop.meg_read import NpcReader, _int, _list, _mappi
 Notice = Callable[[str], None]
 READ_TYPES = {"skill", "skillcat", "weapon", "hit-location", "armour", "gear"}
 STAT_PARTS = ("base", "redist", "culture", "exp", "effects", "age")
-_SR = re.compile(r"\bSR (\d+)")
-_PARRY = re.compile(r"\bParry (\d+)%")
+_SR = re.compile(r"\bSR (\d+)", re.ASCII)
+_PARRY = re.compile(r"\bParry (\d+)%", re.ASCII)
 _BACK = {v: k for k, v in SPECIAL.items()}
 
 
@@ -211,7 +212,7 @@ class ActorReader(NpcReader):
                 "parry": value if kind == "shield" else (int(parry[1]) if parry else (value if s.get("parry") is True
                                                                                         and kind == "melee" else None)),
                 "damage": damage, "damage_modifier": dm, "sr": int(sr[1]) if sr else None,
-                "range": int(rng) if rng.isdigit() else None,
+                "range": whole(rng),
                 "ap": _num(s.get("ap"), f"{where}.system.ap") if kind == "shield" else None,
                 "hp": _num(s.get("hp"), f"{where}.system.hp"), "enc": _enc(s.get("enc")),
                 "special": _BACK.get(str(s.get("special"))), "min_str": max(0, _num(s.get("str"), f"{where}.system.str")),

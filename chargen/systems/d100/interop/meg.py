@@ -43,6 +43,7 @@ import json
 import textwrap
 
 from chargen.formats import BatchInfo, Format
+from chargen.inert import inert_strings
 from chargen.systems.d100.interop import mythras
 from chargen.systems.d100.interop.d100view import dice_lower, range_text, signed_dm
 from chargen.systems.d100.view import unusable
@@ -157,7 +158,7 @@ def npc(doc: dict) -> dict:
     }
     if doc.get("archetype"):
         out["features"].append(f"Archetype: {doc['archetype']['label']}")
-    return out
+    return inert_strings(out)  # Roll20 and Foundry take MEG's text into rolls and enriched HTML
 
 
 def career(doc: dict) -> str:

@@ -23,6 +23,7 @@ import json
 import re
 from collections.abc import Callable
 
+from chargen.digits import whole
 from chargen.flavour.show import FEATURE as FLAVOUR_FEATURE, from_features
 from chargen.errors import CharacterError
 from chargen.systems.d100.generate import below_minimum
@@ -31,14 +32,14 @@ from chargen.systems.d100.interop.meg_values import MAX_NUMBER, _dice, _int, _li
 from chargen.systems.d100.interop.meg import MEG_STATS, MELEE_REACH, MISSILE_REACH, SIZE, SPELL_LISTS
 
 Notice = Callable[[str], None]
-_SR = re.compile(r"^\s*(\d+)")
-_BONUS = re.compile(r"^D100 II bonus: attack ([+-]?\d+)%, parry ([+-]?\d+)%, defence ([+-]?\d+)%$")
-_STRIKE = re.compile(r"^D100 II strike ranks: SIZ (-?\d+), DEX (-?\d+)$")
-_PARRY = re.compile(r"^Parry: (.+) (-?\d+)%$")
-_ARMOUR = re.compile(r"^Armour: (.+) \(AP (\d+)(?:, ENC (\d+(?:\.\d+)?))?\)$")
-_EXPERIENCE = re.compile(r"^Experience: (.+), (\d+) years \((.*)\)$")
+_SR = re.compile(r"^\s*(\d+)", re.ASCII)
+_BONUS = re.compile(r"^D100 II bonus: attack ([+-]?\d+)%, parry ([+-]?\d+)%, defence ([+-]?\d+)%$", re.ASCII)
+_STRIKE = re.compile(r"^D100 II strike ranks: SIZ (-?\d+), DEX (-?\d+)$", re.ASCII)
+_PARRY = re.compile(r"^Parry: (.+) (-?\d+)%$", re.ASCII)
+_ARMOUR = re.compile(r"^Armour: (.+) \(AP (\d+)(?:, ENC (\d+(?:\.\d+)?))?\)$", re.ASCII)
+_EXPERIENCE = re.compile(r"^Experience: (.+), (\d+) years \((.*)\)$", re.ASCII)
 _ARCHETYPE = re.compile(r"^Archetype: (.+)$")
-_HEAD = re.compile(r"^.* character made by chargen \(seed (\d+), index (\d+)\)\..*$")
+_HEAD = re.compile(r"^.* character made by chargen \(seed (\d+), index (\d+)\)\..*$", re.ASCII)
 KNOWN_KEYS = {"name", "cult_rank", "stats", "skills", *SPELL_LISTS, "hit_locations", "combat_styles", "attributes",
               "notes", "features", "cults", "spirits", "natural_armor", "profile", "notes_extra", "movement",
               "max_magic_points", "equipment"}
@@ -247,7 +248,7 @@ class NpcReader:
         if kind == "shield" and damage == "0":
             damage = None
         reach = str(w.get("range") or "").split("/")
-        rng = next((int(p) for p in reach if p.strip().isdigit()), None) if kind == "missile" else None
+        rng = next((n for p in reach if (n := whole(p.strip())) is not None), None) if kind == "missile" else None
         special = next((e.strip().lower() for e in str(w.get("effects") or "").split(",")
                         if e.strip().lower() in ("impale", "slash", "crush")), None)
         return {

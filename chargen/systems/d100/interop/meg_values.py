@@ -11,8 +11,9 @@ import re
 
 from chargen.errors import CharacterError
 
-_RANGE = re.compile(r"^\s*(\d{1,3})\s*-\s*(\d{1,3})\s*$")
-_ONE = re.compile(r"^\s*(\d{1,3})\s*$")
+_RANGE = re.compile(r"^\s*(\d{1,3})\s*-\s*(\d{1,3})\s*$", re.ASCII)
+_ONE = re.compile(r"^\s*(\d{1,3})\s*$", re.ASCII)
+_DECIMAL = re.compile(r"\s*[+-]?[0-9]{1,12}(?:\.[0-9]{0,12})?\s*|[+-]?[0-9.e+-]+", re.ASCII)
 _SLUG = re.compile(r"[^a-z0-9]+")
 MAX_NUMBER = 1_000_000  # larger than any figure a sheet can hold; a MEG number beyond it is refused
 
@@ -24,8 +25,8 @@ def ident(text: str) -> str:
 def _int(value, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
         raise CharacterError(f"{where}: expected a number, not {type(value).__name__}")
-    try:
-        number = value if isinstance(value, int) else int(float(value))
+    try:  # text in ASCII digits only: float() also reads other scripts' digits, '4_2' and '1e9'
+        number = value if isinstance(value, int) else int(float(value if _DECIMAL.fullmatch(str(value)) else "x"))
     except (ValueError, OverflowError):
         raise CharacterError(f"{where}: expected a number, not {str(value)[:40]!r}") from None
     if abs(number) > MAX_NUMBER:

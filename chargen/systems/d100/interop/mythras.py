@@ -16,7 +16,7 @@ from pathlib import Path
 import yaml
 
 SKILLS_FEATURE = "D100 II skills: "  # the feature line: "D100 II skills: Climbing 15%, Jumping 20%"
-_ENTRY = re.compile(r"^(.+) (-?\d+)%$")
+_ENTRY = re.compile(r"^(.+) (-?\d+)%$", re.ASCII)
 
 
 @functools.cache
