@@ -131,6 +131,28 @@ def test_a_two_handed_weapon_does_not_parry_on_its_own_strike_rank():
     assert draws.asked[:2] == ["attack", "parry"]
 
 
+def _with_shield(doc: dict, parry: int = 90) -> dict:
+    doc["weapons"].append({"id": "medium_shield", "label": "Medium shield", "kind": "shield", "attack": None,
+                           "parry": parry, "damage": None, "damage_modifier": None, "sr": None, "ap": 12, "hp": 12,
+                           "special": None, "hands": 1, "below_minimum": None})
+    return doc
+
+
+def test_a_two_handed_weapon_leaves_no_hand_for_a_shield():
+    # "A character with a 2-handed weapon can attack and parry in the same round, but he cannot parry
+    # in the same SR as his attack": the weapon parries, not a shield he carries (attacks.yaml
+    # round.two_handed)
+    rules = load_builtin("d100").rules
+    big = _with_shield(armed(made("villager", 1)[0], weapon("great_axe"), sr=5, attack=60, parry=40))
+    assert d100_fight.parry_with_profile(rules, KIT.profile(rules, big))["id"] == "great_axe"
+    sides = duel(armed(made("villager", 2)[0], weapon("dagger"), sr=5, attack=60), big)
+    draws = Script(99 - 30, 99 - 30)  # both fail their attacks at SR 5: the shield would have parried
+    KIT.round(rules, draws, sides, Tactics(), credit)
+    assert "parry" not in draws.asked
+    one_handed = _with_shield(armed(made("villager", 1)[0], weapon("broadsword"), sr=5, attack=60, parry=40))
+    assert d100_fight.parry_with_profile(rules, KIT.profile(rules, one_handed))["id"] == "medium_shield"
+
+
 # -- Prepare Weapon: "It takes 5 SR to prepare a weapon"; a broken weapon is replaced ----------------
 
 def test_a_broken_weapon_is_replaced_by_the_next_five_strike_ranks_later():

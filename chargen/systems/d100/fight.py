@@ -107,13 +107,15 @@ def weapon_in_hand(rules, c: Combatant) -> dict | None:
 
 
 def parry_with(rules, c: Combatant, weapon: dict | None) -> dict | None:
-    """His parrying item this round: a shield, else a two-handed weapon, else a second one-handed weapon."""
+    """His parrying item this round: a shield (not beside a two-handed weapon, unless the rules'
+    ``round.two_handed.shield`` allows it), else a two-handed weapon, else a second one-handed weapon."""
     off_hand = not _disabled(rules, c, rules.attack.shield_arm)
-    if off_hand:
+    two_handed = weapon is not None and weapon.get("hands") == 2
+    if off_hand and (not two_handed or rules.attack.two_handed_shield):
         shield = next((s for s in c.p.shields if s["id"] not in c.lost), None)
         if shield is not None:
             return shield
-    if weapon is not None and weapon.get("hands") == 2:
+    if two_handed:
         return weapon if off_hand else None
     if not off_hand:
         return None
@@ -192,7 +194,7 @@ def _parry(rules, c: Combatant, d: Combatant, tactics) -> dict | None:
         return None
     weapon = weapon_in_hand(rules, d)
     item = parry_with(rules, d, weapon)
-    if item is not None and item is weapon and d.sr == c.sr:
+    if item is not None and item is weapon and d.sr == c.sr and not rules.attack.two_handed_own_sr:
         return None  # a two-handed weapon does not parry on its own attack's strike rank
     return item
 

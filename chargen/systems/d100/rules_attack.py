@@ -91,6 +91,8 @@ class AttackRules:
     pull_free_on: frozenset = frozenset()
     weapon_arm: str = ""              # the hit location holding the attacking weapon
     shield_arm: str = ""              # the one holding the shield or second weapon
+    two_handed_shield: bool = False   # a two-handed weapon leaves a hand for a shield (round.two_handed)
+    two_handed_own_sr: bool = False   # a two-handed weapon parries on its own attack's strike rank
 
     @functools.cached_property
     def fumble_keys(self) -> tuple[str, ...]:
@@ -136,7 +138,9 @@ def _attacks(c: Cursor, weapon_ids: set, location_ids: set) -> dict:
     _sourced(c, ("defence", "aiming", "specials", "critical", "parry", "damage_to_weapons", "weapon_classes", "damage",
                   "round"))
     rd = c["round"]
-    _sourced(rd, ("strike_ranks", "prepare_weapon", "pull_free_on", "weapon_arm", "shield_arm"))
+    _sourced(rd, ("strike_ranks", "prepare_weapon", "pull_free_on", "weapon_arm", "shield_arm", "two_handed"))
+    two = rd["two_handed"]
+    _sourced(two, ("shield", "parry_on_own_strike_rank"))
     de, aim, cr, dmg = c["defence"], c["aiming"], c["critical"], c["damage"]
     _sourced(de, ("block",))
     _sourced(aim, ("strike_rank", "divide_by"))
@@ -167,7 +171,9 @@ def _attacks(c: Cursor, weapon_ids: set, location_ids: set) -> dict:
             "strike_ranks": rd["strike_ranks"].int(1, 100), "prepare_weapon": rd["prepare_weapon"].int(0, 100),
             "pull_free_on": frozenset(x.one_of(DEGREES) for x in rd["pull_free_on"].list()),
             "weapon_arm": rd["weapon_arm"].ref(location_ids, "hit location"),
-            "shield_arm": rd["shield_arm"].ref(location_ids, "hit location")}
+            "shield_arm": rd["shield_arm"].ref(location_ids, "hit location"),
+            "two_handed_shield": two["shield"].bool(),
+            "two_handed_own_sr": two["parry_on_own_strike_rank"].bool()}
 
 
 def _parry_rows(c: Cursor) -> dict[str, ParryRow] | None:
