@@ -153,6 +153,25 @@ def test_a_two_handed_weapon_leaves_no_hand_for_a_shield():
     assert d100_fight.parry_with_profile(rules, KIT.profile(rules, one_handed))["id"] == "medium_shield"
 
 
+# -- Defence: "The defending character may split his defence among different attackers ... he may
+#    choose to ignore some opponents, or he may direct his full defence against one" ----------------
+
+def test_a_defence_is_split_among_the_attackers_not_counted_against_each():
+    rules = load_builtin("d100").rules
+    a1 = armed(made("villager", 1)[0], weapon("dagger"), sr=4, attack=60)
+    a2 = armed(made("villager", 2)[0], weapon("dagger"), sr=6, attack=60)
+    d = armed(made("villager", 3)[0], weapon("broadsword"), sr=9)
+    d["weapons"], d["combat"]["defence"] = [], 20
+    sides = tuple([KIT.fresh(KIT.profile(rules, x), s, i) for i, x in enumerate(side)]
+                  for s, side in enumerate(([a1, a2], [d])))
+    # both roll 50: against 60 - 20 (his whole defence, on the first attack) a failure; against the
+    # second attacker's full 60 a success, which rolls damage
+    draws = Script(50, 50, 1, 1)
+    KIT.round(rules, draws, sides, Tactics(parry="never"), credit)
+    assert draws.asked[:3] == ["attack", "attack", "damage"]
+    assert rules.attack.defence_against == "first_attack"
+
+
 # -- Prepare Weapon: "It takes 5 SR to prepare a weapon"; a broken weapon is replaced ----------------
 
 def test_a_broken_weapon_is_replaced_by_the_next_five_strike_ranks_later():

@@ -43,14 +43,14 @@ def profile(rules, doc: dict) -> Profile:
 class Combatant:
     """One fighter in one fight: the damage he has taken, his state, what he has lost."""
 
-    __slots__ = ("side", "index", "p", "f", "state", "lost", "worn", "skip", "delay", "parried", "idle", "out", "dead",
-                 "sr", "ready")
+    __slots__ = ("side", "index", "p", "f", "state", "lost", "worn", "skip", "delay", "parried", "defended", "idle",
+                 "out", "dead", "sr", "ready")
 
     def __init__(self, p: Profile, side: int, index: int):
         self.side, self.index, self.p, self.f = side, index, p, p.fighter
         self.state, self.lost, self.worn = "unhurt", frozenset(), ()  # worn: (item id, hit points lost) pairs
         self.skip = self.delay = 0
-        self.parried = self.idle = self.out = self.dead = False
+        self.parried = self.defended = self.idle = self.out = self.dead = False
         self.sr = None  # the strike rank of his attack this round
         self.ready = False  # at his rank, able to strike (the rank's blows land together)
 
@@ -67,7 +67,7 @@ def fresh(p: Profile, side: int, index: int) -> Combatant:
     return Combatant(p, side, index)
 
 
-_STATE = ("f", "state", "lost", "worn", "skip", "delay", "out", "dead", "parried", "idle", "sr", "ready")
+_STATE = ("f", "state", "lost", "worn", "skip", "delay", "out", "dead", "parried", "defended", "idle", "sr", "ready")
 
 
 def key(c: Combatant) -> tuple:
@@ -77,7 +77,7 @@ def key(c: Combatant) -> tuple:
 
 def round_key(c: Combatant) -> tuple:
     """What about ``c`` lasts only within a round (reset when the next one is planned)."""
-    return (c.parried, c.idle, c.sr, c.ready)
+    return (c.parried, c.defended, c.idle, c.sr, c.ready)
 
 
 def clone(c: Combatant) -> Combatant:
@@ -130,7 +130,7 @@ def plan(rules, sides, tactics) -> Round:
     acts = []
     for side in sides:
         for c in side:
-            c.parried = c.idle = c.ready = False
+            c.parried = c.defended = c.idle = c.ready = False
             c.sr = None
             if c.out:
                 continue
@@ -177,7 +177,9 @@ def play_round(rules, draws, sides, tactics, credit) -> None:
 
 def _attack(rules, draws, c: Combatant, w: dict, d: Combatant, tactics, credit) -> None:
     item = _parry(rules, c, d, tactics)
-    trail = blow(rules, draws, c.f, d.f, _item(c, w), _item(d, item) if item is not None else None)
+    defence = None if not d.defended or rules.attack.defence_against == "every_attack" else 0
+    d.defended = True  # defence.split: his defence goes against the first attack on him this round
+    trail = blow(rules, draws, c.f, d.f, _item(c, w), _item(d, item) if item is not None else None, defence)
     tally = trail.tally
     if tally["parry"] != "none":
         d.parried = True

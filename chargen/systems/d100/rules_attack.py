@@ -15,6 +15,7 @@ from chargen.systems.d100.degrees import DEGREES
 
 ATTACK_KINDS = ("failure", "success", "special", "stick", "critical")  # the rows of a parry table
 ITEM_KINDS = ("shield", "weapon")
+DEFENCE_SPLITS = ("first_attack", "every_attack")  # defence.split.against
 CLASSES = ("thrusting", "dagger", "cut_and_thrust", "long_hafted", "hand_to_hand")
 _ROW_KEYS = ("blocks", "multiplier", "armour", "sticks", "breaks", "damages_attacker")
 
@@ -93,6 +94,7 @@ class AttackRules:
     shield_arm: str = ""              # the one holding the shield or second weapon
     two_handed_shield: bool = False   # a two-handed weapon leaves a hand for a shield (round.two_handed)
     two_handed_own_sr: bool = False   # a two-handed weapon parries on its own attack's strike rank
+    defence_against: str = "first_attack"  # defence.split.against: first_attack | every_attack
 
     @functools.cached_property
     def fumble_keys(self) -> tuple[str, ...]:
@@ -142,7 +144,9 @@ def _attacks(c: Cursor, weapon_ids: set, location_ids: set) -> dict:
     two = rd["two_handed"]
     _sourced(two, ("shield", "parry_on_own_strike_rank"))
     de, aim, cr, dmg = c["defence"], c["aiming"], c["critical"], c["damage"]
-    _sourced(de, ("block",))
+    _sourced(de, ("block", "split"))
+    split = de["split"]
+    _sourced(split, ("against",))
     _sourced(aim, ("strike_rank", "divide_by"))
     _sourced(cr, ("ignores_armour",))
     _sourced(dmg, ("minimum",))
@@ -163,7 +167,8 @@ def _attacks(c: Cursor, weapon_ids: set, location_ids: set) -> dict:
     dw = c["damage_to_weapons"]
     _sourced(dw, ("harmless",))
     harmless = frozenset(x.one_of(CLASSES) for x in dw["harmless"].list())
-    return {"defence_block": de["block"].int(1, 100), "aim_sr": aim["strike_rank"].int(0, 100),
+    return {"defence_block": de["block"].int(1, 100), "defence_against": split["against"].one_of(DEFENCE_SPLITS),
+            "aim_sr": aim["strike_rank"].int(0, 100),
             "aim_divide": aim["divide_by"].int(1, 100), "specials": specials,
             "critical_ignores_armour": cr["ignores_armour"].bool(), "parry_succeeds": succeeds,
             "missile_items": missile, "parry": parry, "harmless": harmless,
