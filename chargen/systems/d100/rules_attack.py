@@ -95,6 +95,8 @@ class AttackRules:
     two_handed_shield: bool = False   # a two-handed weapon leaves a hand for a shield (round.two_handed)
     two_handed_own_sr: bool = False   # a two-handed weapon parries on its own attack's strike rank
     defence_against: str = "first_attack"  # defence.split.against: first_attack | every_attack
+    off_hand_base: int = 5            # round.disabled_weapon_arm: the off hand's base attack chance
+    no_weapon_left: str = "withdraw"  # round.no_weapon_left.then: withdraw | stand
 
     @functools.cached_property
     def fumble_keys(self) -> tuple[str, ...]:
@@ -140,7 +142,10 @@ def _attacks(c: Cursor, weapon_ids: set, location_ids: set) -> dict:
     _sourced(c, ("defence", "aiming", "specials", "critical", "parry", "damage_to_weapons", "weapon_classes", "damage",
                   "round"))
     rd = c["round"]
-    _sourced(rd, ("strike_ranks", "prepare_weapon", "pull_free_on", "weapon_arm", "shield_arm", "two_handed"))
+    _sourced(rd, ("strike_ranks", "prepare_weapon", "pull_free_on", "weapon_arm", "shield_arm", "two_handed",
+                  "disabled_weapon_arm", "no_weapon_left"))
+    _sourced(rd["disabled_weapon_arm"], ("off_hand_base",))
+    _sourced(rd["no_weapon_left"], ("then",))
     two = rd["two_handed"]
     _sourced(two, ("shield", "parry_on_own_strike_rank"))
     de, aim, cr, dmg = c["defence"], c["aiming"], c["critical"], c["damage"]
@@ -178,7 +183,9 @@ def _attacks(c: Cursor, weapon_ids: set, location_ids: set) -> dict:
             "weapon_arm": rd["weapon_arm"].ref(location_ids, "hit location"),
             "shield_arm": rd["shield_arm"].ref(location_ids, "hit location"),
             "two_handed_shield": two["shield"].bool(),
-            "two_handed_own_sr": two["parry_on_own_strike_rank"].bool()}
+            "two_handed_own_sr": two["parry_on_own_strike_rank"].bool(),
+            "off_hand_base": rd["disabled_weapon_arm"]["off_hand_base"].int(0, 100),
+            "no_weapon_left": rd["no_weapon_left"]["then"].one_of(("withdraw", "stand"))}
 
 
 def _parry_rows(c: Cursor) -> dict[str, ParryRow] | None:
