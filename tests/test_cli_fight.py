@@ -3,6 +3,7 @@ the same seed and any --jobs, sides of every kind, the encounter sheet's odds, a
 Error line."""
 
 import json
+import re
 import subprocess
 from pathlib import Path
 
@@ -148,7 +149,8 @@ def test_the_encounter_sheet_prints_the_odds_and_the_combat_order(tmp_path):
     assert json.loads((out / "manifest.json").read_text())["against"] == "watch.yaml"
     text = subprocess.run(["pdftotext", "-layout", out / "party.pdf", "-"], capture_output=True, text=True).stdout
     assert "The odds" in text and "Bandits of the Old Road win " in text
-    assert "against The Lantern Street Watch" in text and "rounds (median)" in text
+    # 11 against 3 is over in a round (the median) since a defence is split among the attackers (issue 36)
+    assert "against The Lantern Street Watch" in text and re.search(r"\d+ rounds? \(median\)", text)
     assert "Red Ulf" in text and "Sergeant Hobb Ashford" in text
     assert "= : the same strike rank: they strike together." in text
     r = run("party", tmp_path / "ambush.yaml", "-o", tmp_path / "none", "--against", tmp_path / "nothing.yaml")
