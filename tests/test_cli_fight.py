@@ -65,6 +65,33 @@ def test_the_same_seed_gives_the_same_bytes_for_any_jobs(sides):
                                                           "max_rounds": 50}
 
 
+def test_each_fighters_risk_in_text_and_json_adds_up_to_the_sides_losses(sides):
+    r = run("fight", *sides, "--seed", "7", "--fights", "400", "--format", "json")
+    doc = json.loads(r.stdout)
+    for side in doc["sides"]:
+        risk = side["risk"]
+        assert [f["name"] for f in risk] == side["fighters"]
+        assert abs(sum(f["out"] for f in risk) - side["out_per_fight"]) < 0.003
+        assert abs(sum(f["dead"] for f in risk) - side["dead_per_fight"]) < 0.003
+        for f in risk:
+            assert 0 <= f["dead"] <= f["out"] <= 1
+            assert re.fullmatch(r"(none|remote|slim|real|even|likely|near certain|certain) (<1|>99|\d+)%", f["out_text"])
+    text = run("fight", *sides, "--seed", "7", "--fights", "400").stdout.splitlines()
+    first = doc["sides"][0]["risk"][0]
+    at = text.index("  each fighter's chance, a fight, of ending it out of the fight, and dead:")
+    assert text[at + 1] == "    guards"
+    assert text[at + 2] == f"      {first['name']}: out {first['out_text']}, dead {first['dead_text']}"
+
+
+@pytest.mark.parametrize("p, said", [(0.0, "none 0%"), (0.004, "remote <1%"), (0.0499, "remote 5%"), (0.05, "slim 5%"),
+                                     (0.149, "slim 15%"), (0.15, "real 15%"), (0.48, "even 48%"), (0.65, "likely 65%"),
+                                     (0.85, "near certain 85%"), (0.996, "near certain >99%"), (1.0, "certain 100%")])
+def test_the_risk_words_at_their_bounds(p, said):
+    from chargen.fight.report import risk_text
+
+    assert risk_text(p) == said
+
+
 def test_without_a_seed_one_is_drawn_and_reported(sides):
     r = run("fight", *sides, "--fights", "20")
     assert r.exit_code == 0 and r.stderr.startswith("chargen: seed ")
@@ -153,6 +180,8 @@ def test_the_encounter_sheet_prints_the_odds_and_the_combat_order(tmp_path):
     assert "against The Lantern Street Watch" in text and re.search(r"\d+ rounds? \(median\)", text)
     assert "Red Ulf" in text and "Sergeant Hobb Ashford" in text
     assert "= : the same strike rank: they strike together." in text
+    assert "each fighter's chance a fight of ending it out of the fight, and dead: Red Ulf out " in text
+    assert "The words: none, remote (under 5%), slim (under 15%)" in text
     r = run("party", tmp_path / "ambush.yaml", "-o", tmp_path / "none", "--against", tmp_path / "nothing.yaml")
     assert r.exit_code == 1 and r.stderr == f"Error: {tmp_path / 'nothing.yaml'}: no such file or folder\n"
 

@@ -47,6 +47,7 @@ class Estimate:
     out: list = field(default_factory=lambda: [0, 0])
     dead: list = field(default_factory=lambda: [0, 0])
     credits: dict = field(default_factory=dict)  # (side, index) -> enemies put out, over all fights
+    fallen: dict = field(default_factory=dict)   # (side, index) -> [fights he ended out, fights he ended dead]
 
     def share(self, side: int) -> tuple[float, float, float]:
         """Side ``side``'s chance to win and its 95% (Wilson score) interval."""
@@ -59,6 +60,11 @@ class Estimate:
             return None
         n, i = max(mine, key=lambda x: (x[0], -x[1]))
         return self.sides[side].docs[i]["identity"]["name"], n / self.fights
+
+    def risk(self, side: int, index: int) -> tuple[float, float]:
+        """The chance that combatant ``index`` of ``side`` ends a fight out of it, and dead."""
+        out, dead = self.fallen.get((side, index), (0, 0))
+        return out / self.fights, dead / self.fights
 
 
 def wilson(k: int, n: int) -> tuple[float, float, float]:
@@ -80,7 +86,7 @@ def _play_range(bounds: tuple[int, int]) -> list[tuple]:
     out = []
     for n in range(*bounds):
         o = play(kit, rules, profiles, fight_draws(seed, n), tactics)
-        out.append((o.winner, o.rounds, o.ended, o.out, o.dead, tuple(sorted(o.credits.items()))))
+        out.append((o.winner, o.rounds, o.ended, o.out, o.dead, tuple(sorted(o.credits.items())), o.fallen))
     return out
 
 
@@ -118,7 +124,7 @@ def _results(fights: int, jobs: int):
 
 
 def _add(est: Estimate, row: tuple) -> None:
-    winner, rounds, ended, out, dead, credits = row
+    winner, rounds, ended, out, dead, credits, fallen = row
     if winner is not None:
         est.wins[winner] += 1
     elif ended:
@@ -132,6 +138,10 @@ def _add(est: Estimate, row: tuple) -> None:
         est.dead[s] += dead[s]
     for k, n in credits:
         est.credits[k] = est.credits.get(k, 0) + n
+    for s, i, died in fallen:
+        tally = est.fallen.setdefault((s, i), [0, 0])
+        tally[0] += 1
+        tally[1] += died
 
 
 def rounds_summary(est: Estimate) -> tuple[float, int, int] | None:
