@@ -92,6 +92,34 @@ def test_the_risk_words_at_their_bounds(p, said):
     assert risk_text(p) == said
 
 
+def test_how_each_side_loses_in_text_and_json(sides):
+    doc = json.loads(run("fight", *sides, "--seed", "7", "--fights", "400", "--format", "json").stdout)
+    for s, side in enumerate(doc["sides"]):
+        loss = side["losses"]
+        assert loss["fights"] == doc["sides"][1 - s]["wins"] and loss["fled"] + loss["all_down"] == loss["fights"]
+        assert 1 <= loss["median_out"] <= len(side["fighters"]) and 0 <= loss["median_dead"] <= loss["median_out"]
+        assert loss["fled"] > loss["all_down"]  # a side breaks once more than half of it is out (the default)
+    text = run("fight", *sides, "--seed", "7", "--fights", "400").stdout
+    loss = doc["sides"][0]["losses"]
+    assert (f"  how guards lose ({loss['fights']} of 400 fights): broken and fleeing ") in text
+    assert (f"typically {loss['median_out']} of 4 out, {loss['median_dead']} dead, by round {loss['median_round']} "
+            "(medians)\n") in text
+    last = run("fight", *sides, "--seed", "7", "--fights", "400", "--morale", "1").stdout
+    assert "  how guards lose (" in last and ": always all down; typically 4 of 4 out, " in last  # to the last
+
+
+def test_a_side_that_never_loses_says_so(tmp_path):
+    a, b = save(tmp_path / "a", "villager", 1, 1), save(tmp_path / "b", "villager", 2, 1)
+    for f in [*a.glob("*.json"), *b.glob("*.json")]:  # nobody can hurt anybody
+        doc = json.loads(f.read_text())
+        doc["weapons"] = []
+        f.write_text(to_json(doc), encoding="utf-8")
+    r = run("fight", a, b, "--seed", "1", "--fights", "50", "--max-rounds", "5")
+    assert "  how a lose: never, in 50 fights\n  how b lose: never, in 50 fights\n" in r.stdout
+    assert json.loads(run("fight", a, b, "--seed", "1", "--fights", "50", "--max-rounds", "5", "--format",
+                          "json").stdout)["sides"][0]["losses"] is None
+
+
 def test_without_a_seed_one_is_drawn_and_reported(sides):
     r = run("fight", *sides, "--fights", "20")
     assert r.exit_code == 0 and r.stderr.startswith("chargen: seed ")
@@ -182,6 +210,7 @@ def test_the_encounter_sheet_prints_the_odds_and_the_combat_order(tmp_path):
     assert "= : the same strike rank: they strike together." in text
     assert "each fighter's chance a fight of ending it out of the fight, and dead: Red Ulf out " in text
     assert "The words: none, remote (under 5%), slim (under 15%)" in text
+    assert "How Bandits of the Old Road lose (" in text and "How The Lantern Street Watch lose" in text
     r = run("party", tmp_path / "ambush.yaml", "-o", tmp_path / "none", "--against", tmp_path / "nothing.yaml")
     assert r.exit_code == 1 and r.stderr == f"Error: {tmp_path / 'nothing.yaml'}: no such file or folder\n"
 

@@ -17,6 +17,7 @@ def encounter(module, npcs: SideSpec, party: SideSpec, seed: int, fights: int = 
             "detail": f"{fights:,} fights played by the rules (see chargen fight): " + report.tactics_text(est.tactics),
             "order": rows, "ranked": any(r["sr"] is not None for r in rows),
             "risks": [{"side": est.sides[s].label, "fighters": report.risks(est, s)} for s in (0, 1)],
+            "why": [report.why(est, s) for s in (0, 1)],
             "scale": report.risk_scale()}
 
 

@@ -48,6 +48,7 @@ class Estimate:
     dead: list = field(default_factory=lambda: [0, 0])
     credits: dict = field(default_factory=dict)  # (side, index) -> enemies put out, over all fights
     fallen: dict = field(default_factory=dict)   # (side, index) -> [fights he ended out, fights he ended dead]
+    losses: tuple = field(default_factory=lambda: ([], []))  # each fight a side lost: (rounds, its out, its dead)
 
     def share(self, side: int) -> tuple[float, float, float]:
         """Side ``side``'s chance to win and its 95% (Wilson score) interval."""
@@ -127,6 +128,7 @@ def _add(est: Estimate, row: tuple) -> None:
     winner, rounds, ended, out, dead, credits, fallen = row
     if winner is not None:
         est.wins[winner] += 1
+        est.losses[1 - winner].append((rounds, out[1 - winner], dead[1 - winner]))
     elif ended:
         est.mutual += 1
     if ended:

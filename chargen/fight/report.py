@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import statistics
+
 from chargen.fight.estimate import Estimate, rounds_summary
 from chargen.fight.tactics import DEFAULT_MORALE
 
@@ -59,7 +61,7 @@ def _side_json(est: Estimate, s: int) -> dict:
             "wins": est.wins[s], "share": round(share, 4), "interval95": [round(lo, 4), round(hi, 4)],
             "out_per_fight": round(est.out[s] / est.fights, 3), "dead_per_fight": round(est.dead[s] / est.fights, 3),
             "most_dangerous": None if danger is None else {"name": danger[0], "out_per_fight": round(danger[1], 3)},
-            "risk": risks(est, s)}
+            "risk": risks(est, s), "losses": losses(est, s)}
 
 
 def text(est: Estimate) -> str:
@@ -80,6 +82,7 @@ def text(est: Estimate) -> str:
         lines.append(f"  rounds: median {r[0]:g}, 80% of fights from {r[1]} to {r[2]}")
     lines.append("  out of the fight, a fight (of them dead): " + "; ".join(
         f"{est.sides[s].label} {est.out[s] / est.fights:.1f} of {n[s]} ({est.dead[s] / est.fights:.1f})" for s in (0, 1)))
+    lines += ["  " + why(est, s) for s in (0, 1)]
     lines += _risk_lines(est)
     for s in (0, 1):
         danger = est.most_dangerous(s)
@@ -88,6 +91,33 @@ def text(est: Estimate) -> str:
                          f"(puts {danger[1]:.2f} enemies out a fight)")
     lines.append("  tactics: " + tactics_text(est.tactics))
     return "\n".join(lines) + "\n"
+
+
+def losses(est: Estimate, s: int) -> dict | None:
+    """How side ``s`` loses, over the fights it lost: how many it lost broken and fleeing (some of it
+    still standing) or all down, and the medians of its fighters out, dead, and the round it lost in."""
+    lost = est.losses[s]
+    if not lost:
+        return None
+    size = len(est.sides[s].docs)
+    fled = sum(1 for _, out, _ in lost if out < size)
+    return {"fights": len(lost), "fled": fled, "all_down": len(lost) - fled,
+            "median_out": statistics.median_low(o for _, o, _ in lost),
+            "median_dead": statistics.median_low(d for _, _, d in lost),
+            "median_round": statistics.median_low(r for r, _, _ in lost)}
+
+
+def why(est: Estimate, s: int) -> str:
+    """One line on how side ``s`` usually loses: "how pikes lose (197 of 500 fights): broken and fleeing
+    99.5%, all down 0.5%; typically 3 of 5 out, 1 dead, by round 4 (medians)" (the lower median)."""
+    label, size, loss = est.sides[s].label, len(est.sides[s].docs), losses(est, s)
+    if loss is None:
+        return f"how {label} lose: never, in {est.fights:,} fight{'s' if est.fights != 1 else ''}"
+    n = loss["fights"]
+    how = ("always broken and fleeing" if not loss["all_down"] else "always all down" if not loss["fled"] else
+           f"broken and fleeing {pct(loss['fled'] / n)}, all down {pct(loss['all_down'] / n)}")
+    return (f"how {label} lose ({n:,} of {est.fights:,} fights): {how}; typically {loss['median_out']} of {size} "
+            f"out, {loss['median_dead']} dead, by round {loss['median_round']} (medians)")
 
 
 def _risk_lines(est: Estimate) -> list[str]:
