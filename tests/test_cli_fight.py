@@ -120,6 +120,32 @@ def test_a_side_that_never_loses_says_so(tmp_path):
                           "json").stdout)["sides"][0]["losses"] is None
 
 
+def test_log_prints_the_median_fight_blow_by_blow_as_the_estimate_played_it(sides):
+    from collections import Counter
+    from statistics import median_low
+
+    doc = json.loads(run("fight", *sides, "--seed", "7", "--fights", "300", "--format", "json", "--log").stdout)
+    log = doc["log"]
+    wins = [s["wins"] for s in doc["sides"]]
+    assert log[0].endswith("(the median fight):") and log[-1].startswith(f"  {doc['sides'][wins.index(max(wins))]['label']} win")
+    assert any(": no harm" in ln for ln in log) and any(" attacks: " in ln and "hit points" in ln for ln in log)
+    from chargen.fight.estimate import estimate
+    from chargen.fight.log import fight_log, median_fight
+    from chargen.fight.tactics import Tactics
+    from chargen.run.fightsides import read_side, sides_module
+
+    read = [read_side(p, (), ()) for p in sides]
+    module = sides_module(tuple(s for s, _ in read), [m for _, m in read], (), ())
+    est = estimate(module, tuple(s for s, _ in read), 300, 7, Tactics(), 1)
+    n = median_fight(est)
+    common = Counter(w for w, _, _ in est.results).most_common(1)[0][0]
+    assert est.results[n][0] == common and est.results[n][1] == median_low(r for w, r, _ in est.results if w == common)
+    lines = fight_log(module, est, n)
+    assert lines == log and sum(ln.startswith("  round ") for ln in lines) == est.results[n][1]
+    text = run("fight", *sides, "--seed", "7", "--fights", "300", "--log").stdout
+    assert text.endswith("\n".join(log) + "\n")
+
+
 def test_without_a_seed_one_is_drawn_and_reported(sides):
     r = run("fight", *sides, "--fights", "20")
     assert r.exit_code == 0 and r.stderr.startswith("chargen: seed ")

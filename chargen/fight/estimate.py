@@ -49,6 +49,7 @@ class Estimate:
     credits: dict = field(default_factory=dict)  # (side, index) -> enemies put out, over all fights
     fallen: dict = field(default_factory=dict)   # (side, index) -> [fights he ended out, fights he ended dead]
     losses: tuple = field(default_factory=lambda: ([], []))  # each fight a side lost: (rounds, its out, its dead)
+    results: list = field(default_factory=list)  # each fight in order: (winner, rounds, ended)
 
     def share(self, side: int) -> tuple[float, float, float]:
         """Side ``side``'s chance to win and its 95% (Wilson score) interval."""
@@ -126,6 +127,7 @@ def _results(fights: int, jobs: int):
 
 def _add(est: Estimate, row: tuple) -> None:
     winner, rounds, ended, out, dead, credits, fallen = row
+    est.results.append((winner, rounds, ended))
     if winner is not None:
         est.wins[winner] += 1
         est.losses[1 - winner].append((rounds, out[1 - winner], dead[1 - winner]))

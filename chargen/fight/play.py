@@ -40,6 +40,7 @@ class FightRules:
     round_key: Callable
     clone: Callable
     order: Callable
+    describe: Callable | None = None  # describe(rules, combatant) -> his state in words, for a fight's log
 
 
 class FightDraws:

@@ -327,4 +327,5 @@ def _dm(w: dict) -> str:
 
 # The D100 II engine's fight rules (Engine.fight).
 KIT = FightRules(profile=profile, fresh=fresh, round=play_round, plan=plan, step=step, key=key, round_key=round_key,
-                 clone=clone, order=order)
+                 clone=clone, order=order,
+                 describe=lambda rules, c: f"{c.vigour} hit points, {rules.attack.state(c.state).label.lower()}")

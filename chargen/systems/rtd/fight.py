@@ -216,6 +216,11 @@ def order(rules, p: Profile) -> list[dict]:
              "locations": [(part.label, rules.wounds.states[s].label, None) for part, s in zip(rules.wounds.parts, p.wounds)]}]
 
 
+def _wounds_text(rules, c: Combatant) -> str:
+    hurt = [f"{p.label.lower()} {rules.wounds.states[s].label.lower()}" for p, s in zip(rules.wounds.parts, c.wounds) if s]
+    return ", ".join(hurt) or "unwounded"
+
+
 # The RTD engine's fight rules (Engine.fight).
 KIT = FightRules(profile=profile, fresh=fresh, round=play_round, plan=plan, step=step, key=key, round_key=round_key,
-                 clone=clone, order=order)
+                 clone=clone, order=order, describe=lambda rules, c: _wounds_text(rules, c))
