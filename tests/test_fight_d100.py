@@ -131,6 +131,100 @@ def test_a_two_handed_weapon_does_not_parry_on_its_own_strike_rank():
     assert draws.asked[:2] == ["attack", "parry"]
 
 
+def _with_shield(doc: dict, parry: int = 90) -> dict:
+    doc["weapons"].append({"id": "medium_shield", "label": "Medium shield", "kind": "shield", "attack": None,
+                           "parry": parry, "damage": None, "damage_modifier": None, "sr": None, "ap": 12, "hp": 12,
+                           "special": None, "hands": 1, "below_minimum": None})
+    return doc
+
+
+def test_a_two_handed_weapon_leaves_no_hand_for_a_shield():
+    # "A character with a 2-handed weapon can attack and parry in the same round, but he cannot parry
+    # in the same SR as his attack": the weapon parries, not a shield he carries (attacks.yaml
+    # round.two_handed)
+    rules = load_builtin("d100").rules
+    big = _with_shield(armed(made("villager", 1)[0], weapon("great_axe"), sr=5, attack=60, parry=40))
+    assert d100_fight.parry_with_profile(rules, KIT.profile(rules, big))["id"] == "great_axe"
+    sides = duel(armed(made("villager", 2)[0], weapon("dagger"), sr=5, attack=60), big)
+    draws = Script(99 - 30, 99 - 30)  # both fail their attacks at SR 5: the shield would have parried
+    KIT.round(rules, draws, sides, Tactics(), credit)
+    assert "parry" not in draws.asked
+    one_handed = _with_shield(armed(made("villager", 1)[0], weapon("broadsword"), sr=5, attack=60, parry=40))
+    assert d100_fight.parry_with_profile(rules, KIT.profile(rules, one_handed))["id"] == "medium_shield"
+
+
+# -- Defence: "The defending character may split his defence among different attackers ... he may
+#    choose to ignore some opponents, or he may direct his full defence against one" ----------------
+
+def test_a_defence_is_split_among_the_attackers_not_counted_against_each():
+    rules = load_builtin("d100").rules
+    a1 = armed(made("villager", 1)[0], weapon("dagger"), sr=4, attack=60)
+    a2 = armed(made("villager", 2)[0], weapon("dagger"), sr=6, attack=60)
+    d = armed(made("villager", 3)[0], weapon("broadsword"), sr=9)
+    d["weapons"], d["combat"]["defence"] = [], 20
+    sides = tuple([KIT.fresh(KIT.profile(rules, x), s, i) for i, x in enumerate(side)]
+                  for s, side in enumerate(([a1, a2], [d])))
+    # both roll 50: against 60 - 20 (his whole defence, on the first attack) a failure; against the
+    # second attacker's full 60 a success, which rolls damage
+    draws = Script(50, 50, 1, 1)
+    KIT.round(rules, draws, sides, Tactics(parry="never"), credit)
+    assert draws.asked[:3] == ["attack", "attack", "damage"]
+    assert rules.attack.defence_against == "first_attack"
+
+
+# -- A disabled weapon arm: Two Weapon Use, "Using a weapon in the character's off hand is a separate
+#    skill starting with a base chance of 05%"; with nothing left to attack with he withdraws ---------
+
+def _disable(rules, c, spot_id: str, striker=None, credited=None) -> None:
+    from chargen.systems.d100.fight import _hurt
+    from chargen.systems.d100.fighter import wound
+
+    spot = next(s for s in c.f.spots if s.id == spot_id)
+    w = wound(rules.attack, c.f, spot, c.f.left(spot))
+    _hurt(rules, c, {"location": spot.id, "applied": w.applied, "state": w.state,
+                     "location_hp_left": w.spot_left}, striker, credited if credited is not None else credit)
+
+
+def test_a_disabled_weapon_arm_draws_a_weapon_into_the_other_hand_at_the_off_hand_chance():
+    rules = load_builtin("d100").rules
+    doc = _with_shield(armed(made("villager", 1)[0], weapon("broadsword"), sr=5, attack=80))
+    doc["combat"]["attack"] = 5
+    sides = duel(doc, made("villager", 2)[0])
+    c = sides[0][0]
+    _disable(rules, c, rules.attack.weapon_arm)
+    assert not c.out and c.idle  # he drops the weapon: nothing more this round
+    w = d100_fight.weapon_in_hand(rules, c)
+    assert w["id"] == "broadsword" and w["attack"] == 5 + 5  # 05% + his attack ability
+    assert d100_fight.parry_with(rules, c, w) is None  # the shield is dropped for it
+    KIT.plan(rules, sides, Tactics())
+    assert c.sr == 5 + rules.attack.prepare_weapon
+
+
+def test_a_fighter_left_with_nothing_to_attack_with_withdraws_alive_and_the_blow_counts():
+    rules = load_builtin("d100").rules
+    sides = duel(armed(made("villager", 1)[0], weapon("great_axe"), sr=5), made("villager", 2)[0])
+    c, enemy = sides[0][0], sides[1][0]
+    _disable(rules, c, rules.attack.weapon_arm, enemy)
+    assert d100_fight.weapon_in_hand(rules, c) is None and not c.out  # a two-handed axe: no other hand
+    rnd = KIT.plan(rules, sides, Tactics())
+    assert rnd.steps[-1] == ("withdraw", ())  # at the round's end, while an enemy stands
+    got = []
+    KIT.step(rules, Script(), sides, Tactics(), lambda s, v: got.append((s.name, v.name)), rnd, rnd.steps[-1])
+    assert c.out and not c.dead and got == [(enemy.name, c.name)]
+    again = duel(armed(made("villager", 1)[0], weapon("great_axe"), sr=5), made("villager", 2)[0])
+    again[1][0].out = True  # his foe fell in the same round: he keeps the field, and wins
+    _disable(rules, again[0][0], rules.attack.weapon_arm, again[1][0])
+    KIT.step(rules, Script(), again, Tactics(), credit, rnd, ("withdraw", ()))
+    assert not again[0][0].out
+
+
+def test_veteran_duels_no_longer_stall_at_the_round_limit():
+    module = load_builtin("d100")
+    a, b = made("veteran_soldier", 1)[0], made("veteran_soldier", 2)[0]
+    est = estimate(module, (_side("a", [a]), _side("b", [b])), fights=400, seed=1)
+    assert est.unended == 0  # before: a disabled arm or lost weapons left fighters standing, 9% of 2,000
+
+
 # -- Prepare Weapon: "It takes 5 SR to prepare a weapon"; a broken weapon is replaced ----------------
 
 def test_a_broken_weapon_is_replaced_by_the_next_five_strike_ranks_later():

@@ -54,6 +54,7 @@ class Script:
 def fighter(damage: int = 6, seed: int = 1, wounds: dict | None = None) -> dict:
     doc = made("guard", seed)[0]
     doc["weapons"] = [{"id": "mace", "label": "Mace", "kind": "melee", "damage": damage}]
+    doc["skills"] = []  # unskilled: the dice a test scripts are read as rolled (skills: their own test)
     for w in doc["wounds"]:
         w["state"] = (wounds or {}).get(w["part"], "unwounded")
     return doc
@@ -106,6 +107,35 @@ def test_a_parry_counterattacks_with_the_parry_bonus():
     # a: to hit 4, b dodges 6 (parry): counterattack to hit 4 (x1): 5 + 3 = 8 to a's head: broken; a is out
     one_round(sides, 1, 4, 6, 4, part_face("head"))
     assert state(sides[0][0], "head") == "broken" and sides[0][0].out
+
+
+# -- skills (skills.yaml levels, seed: "Static +1 to all rolls"; fight.yaml skills: which roll takes which)
+
+def skilled(doc: dict, xp: int, skill: str = "swordplay") -> dict:
+    doc["skills"] = [{"id": skill, "label": skill.capitalize(), "xp": xp}]
+    return doc
+
+
+def test_a_skill_levels_bonus_comes_on_the_to_hit_roll():
+    # Competent (4 XP): "Static +1 to all rolls": a to-hit 2 (Block) reads 3, a glancing hit that lands
+    sides = duel(skilled(fighter(damage=6), 4), fighter(seed=2))
+    one_round(sides, 1, 2, 1, part_face("left_leg"))
+    assert state(sides[1][0], "left_leg") != "unwounded"
+    # Expert (29 XP): "You may choose to take a +1, +2 or +3 bonus": he takes +3, a miss (1) reads 4
+    sides = duel(skilled(fighter(damage=6), 29, "brawling"), fighter(seed=2))
+    one_round(sides, 1, 1, 1, part_face("left_leg"))
+    assert state(sides[1][0], "left_leg") != "unwounded"
+
+
+def test_a_skill_the_fight_does_not_use_gives_no_bonus_and_a_roll_reads_at_most_6():
+    sides = duel(skilled(fighter(damage=6), 29, "cooking"), fighter(seed=2))
+    script = one_round(sides, 1, 2, 2, 1, 2)  # a: Block (2, no bonus); b: miss; no wound
+    assert sides[1][0].wounds == sides[1][0].p.wounds and script.asked.count("to hit") == 2
+    level = RULES.skill_level(75)
+    assert KIT.profile(RULES, skilled(fighter(), 75)).to_hit_skill == level and level.choose_result
+    from chargen.systems.rtd.fight import _adjusted
+
+    assert _adjusted(6, 0, level) == (6,) * 6 and _adjusted(6, 2, RULES.skill_level(29))[-1] == 6
 
 
 # -- wound penalties on the rolls made with the part (wounds.yaml penalty; fight.yaml parts) ----------
@@ -202,6 +232,25 @@ def test_the_exact_chain_agrees_with_the_simulation_in_a_two_part_duel():
         _, lo, hi = wilson(sim[outcome], fights)
         assert lo <= p <= hi, (outcome, p, lo, hi)
     assert chain["0"] > 0.01 and chain["1"] > 0.01 and chain["unended"] > 0.05
+
+
+def test_the_exact_chain_agrees_with_the_simulation_in_a_duel_of_skilled_fighters():
+    module = load_module("rtd", [HOUSE / "rtd-two-parts.yaml"])
+    a = skilled(fighter(damage=7), 11)  # Adept: +1, and +1 more on a natural 1
+    b = skilled(fighter(damage=5, seed=2, wounds={"right_arm": "moderately_wounded"}), 29, "brawling")  # Expert: +3
+    t = tactics(max_rounds=1)
+    chain = exact(KIT, module.rules, ([KIT.profile(module.rules, a)], [KIT.profile(module.rules, b)]), t)
+    assert abs(sum(chain.values()) - 1) < 1e-9
+    fights = 3000
+    est = estimate(module, (SideSpec("a", (a,)), SideSpec("b", (b,))), fights=fights, seed=12, tactics=t)
+    sim = {"0": est.wins[0], "1": est.wins[1], "both": est.mutual, "unended": est.unended}
+    for outcome, p in chain.items():
+        _, lo, hi = wilson(sim[outcome], fights)
+        assert lo <= p <= hi, (outcome, p, lo, hi)
+    unskilled = exact(KIT, module.rules, ([KIT.profile(module.rules, fighter(damage=7))],
+                                          [KIT.profile(module.rules, fighter(damage=5, seed=2,
+                                                                             wounds={"right_arm": "moderately_wounded"}))]), t)
+    assert chain["1"] > unskilled["1"]  # the Expert's +3 tells
 
 
 # -- the command line -------------------------------------------------------------------------------

@@ -32,9 +32,10 @@ from chargen.fight.tactics import DEFAULT_MAX_ROUNDS, PARRIES, TARGETS
               help="Worker processes (default: the machine's cores); the figures are the same for any N.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"], case_sensitive=False), default="text",
               show_default=True)
+@click.option("--log", is_flag=True, help="Also print one whole fight, the median one, blow by blow.")
 @rules_options()
 def fight_cmd(side_a: Path, side_b: Path, fights: int, seed: int | None, target: str, parry: str, morale: str,
-              max_rounds: int, jobs: int | None, fmt: str, overlays: tuple[Path, ...],
+              max_rounds: int, jobs: int | None, fmt: str, log: bool, overlays: tuple[Path, ...],
               rules_dirs: tuple[Path, ...]) -> None:
     """Play many fights between two sides and report each side's chance to win.
 
@@ -48,10 +49,11 @@ def fight_cmd(side_a: Path, side_b: Path, fights: int, seed: int | None, target:
     \b
     Example:
         chargen fight examples/bandit-ambush.yaml examples/town-watch.yaml --seed 1
+        chargen fight examples/bandit-ambush.yaml examples/town-watch.yaml --seed 1 --fights 200 --log
         chargen fight examples/bandit-ambush.yaml examples/town-watch.yaml --fights 500 --target weakest --morale 1 --format json
     """
     try:
-        est, batch_seed = _estimate(side_a, side_b, fights, seed, (target, parry, morale, max_rounds), jobs,
+        est, batch_seed, module = _estimate(side_a, side_b, fights, seed, (target, parry, morale, max_rounds), jobs,
                                     overlays, rules_dirs)
     except KeyboardInterrupt as e:  # Ctrl-C, SIGTERM or SIGHUP (chargen.run.procs.Stopped): the workers are stopped
         if click.get_current_context().meta.get("chargen.debug"):
@@ -61,18 +63,20 @@ def fight_cmd(side_a: Path, side_b: Path, fights: int, seed: int | None, target:
         error.exit_code = getattr(e, "exit_code", 130)
         raise error from None
     from chargen.fight import report
+    from chargen.fight.log import fight_log, median_fight
 
+    lines = fight_log(module, est, median_fight(est)) if log else None
     if fmt == "json":
-        click.echo(json.dumps(report.to_json(est), indent=2, ensure_ascii=False))
+        click.echo(json.dumps({**report.to_json(est), **({"log": lines} if log else {})}, indent=2, ensure_ascii=False))
     else:
-        click.echo(report.text(est), nl=False)
+        click.echo(report.text(est) + ("".join(f"{ln}\n" for ln in lines) if log else ""), nl=False)
     if seed is None:
         click.echo(f"chargen: seed {batch_seed}", err=True)
 
 
 def _estimate(side_a: Path, side_b: Path, fights: int, seed: int | None, options: tuple, jobs: int | None,
               overlays: tuple[Path, ...], rules_dirs: tuple[Path, ...]):
-    """The sides read and their fights played (the progress on stderr, on a terminal); the seed used."""
+    """The sides read and their fights played (the progress on stderr, on a terminal); the seed used; the module."""
     from chargen.cli.options import progress_bar
     from chargen.fight.estimate import default_jobs, estimate
     from chargen.fight.tactics import tactics
@@ -84,4 +88,4 @@ def _estimate(side_a: Path, side_b: Path, fights: int, seed: int | None, options
     sides = tuple(s for s, _ in read)
     module = sides_module(sides, [m for _, m in read], overlays, rules_dirs)
     with progress_bar(fights, "fights") as progress:
-        return estimate(module, sides, fights, batch_seed, t, jobs or default_jobs(), progress), batch_seed
+        return estimate(module, sides, fights, batch_seed, t, jobs or default_jobs(), progress), batch_seed, module

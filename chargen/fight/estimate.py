@@ -57,6 +57,9 @@ class Estimate:
     out: list = field(default_factory=lambda: [0, 0])
     dead: list = field(default_factory=lambda: [0, 0])
     credits: dict = field(default_factory=dict)  # (side, index) -> enemies put out, over all fights
+    fallen: dict = field(default_factory=dict)   # (side, index) -> [fights he ended out, fights he ended dead]
+    losses: tuple = field(default_factory=lambda: ([], []))  # each fight a side lost: (rounds, its out, its dead)
+    results: list = field(default_factory=list)  # each fight in order: (winner, rounds, ended)
 
     def share(self, side: int) -> tuple[float, float, float]:
         """Side ``side``'s chance to win and its 95% (Wilson score) interval."""
@@ -69,6 +72,11 @@ class Estimate:
             return None
         n, i = max(mine, key=lambda x: (x[0], -x[1]))
         return self.sides[side].docs[i]["identity"]["name"], n / self.fights
+
+    def risk(self, side: int, index: int) -> tuple[float, float]:
+        """The chance that combatant ``index`` of ``side`` ends a fight out of it, and dead."""
+        out, dead = self.fallen.get((side, index), (0, 0))
+        return out / self.fights, dead / self.fights
 
 
 def wilson(k: int, n: int) -> tuple[float, float, float]:
@@ -90,7 +98,7 @@ def _play_range(bounds: tuple[int, int]) -> list[tuple]:
     out = []
     for n in range(*bounds):
         o = play(kit, rules, profiles, fight_draws(seed, n), tactics)
-        out.append((o.winner, o.rounds, o.ended, o.out, o.dead, tuple(sorted(o.credits.items()))))
+        out.append((o.winner, o.rounds, o.ended, o.out, o.dead, tuple(sorted(o.credits.items())), o.fallen))
     return out
 
 
@@ -160,9 +168,11 @@ def _results(ranges: list[tuple[int, int]], jobs: int) -> Iterator[list[tuple]]:
 
 
 def _add(est: Estimate, row: tuple) -> None:
-    winner, rounds, ended, out, dead, credits = row
+    winner, rounds, ended, out, dead, credits, fallen = row
+    est.results.append((winner, rounds, ended))
     if winner is not None:
         est.wins[winner] += 1
+        est.losses[1 - winner].append((rounds, out[1 - winner], dead[1 - winner]))
     elif ended:
         est.mutual += 1
     if ended:
@@ -174,6 +184,10 @@ def _add(est: Estimate, row: tuple) -> None:
         est.dead[s] += dead[s]
     for k, n in credits:
         est.credits[k] = est.credits.get(k, 0) + n
+    for s, i, died in fallen:
+        tally = est.fallen.setdefault((s, i), [0, 0])
+        tally[0] += 1
+        tally[1] += died
 
 
 def rounds_summary(est: Estimate) -> tuple[float, int, int] | None:

@@ -40,6 +40,7 @@ class FightRules:
     round_key: Callable
     clone: Callable
     order: Callable
+    describe: Callable | None = None  # describe(rules, combatant) -> his state in words, for a fight's log
 
 
 class FightDraws:
@@ -95,7 +96,7 @@ class Round:
 class Outcome:
     """How one fight ended: ``winner`` 0 or 1, None when it did not end (the round limit) or both
     sides fell at once; the rounds played; each side's fighters out and dead; the enemies each
-    combatant put out (by (side, index))."""
+    combatant put out (by (side, index)); every combatant out at the end, as (side, index, dead)."""
 
     winner: int | None
     rounds: int
@@ -104,6 +105,7 @@ class Outcome:
     fled: tuple[bool, bool]
     credits: dict
     ended: bool
+    fallen: tuple = ()
 
 
 def play(kit, rules, profiles: tuple[list, list], draws, tactics) -> Outcome:
@@ -147,4 +149,5 @@ def _outcome(sides, rounds: int, done: list, fled: list, credits: dict, ended: b
     winner = winner_of(done, fled)
     out = tuple(sum(c.out for c in side) for side in sides)
     dead = tuple(sum(c.dead for c in side) for side in sides)
-    return Outcome(winner, rounds, out, dead, tuple(fled), credits, ended)
+    fallen = tuple((c.side, c.index, bool(c.dead)) for side in sides for c in side if c.out)
+    return Outcome(winner, rounds, out, dead, tuple(fled), credits, ended, fallen)

@@ -2,12 +2,46 @@
 
 from __future__ import annotations
 
+import statistics
+
 from chargen.fight.estimate import Estimate, rounds_summary
 from chargen.fight.tactics import DEFAULT_MORALE
 
 
+# The words a game master reads aloud beside a fighter's chance (of being out of a fight, of dying):
+# each word up to (not including) its share; 0 is "none" and 1 "certain" (docs/commands.md).
+RISK_WORDS = ((0.05, "remote"), (0.15, "slim"), (0.35, "real"), (0.65, "even"), (0.85, "likely"), (1.0, "near certain"))
+
+
 def pct(x: float) -> str:
     return f"{100 * x:.1f}%"
+
+
+def risk_text(p: float) -> str:
+    """A chance as a word and a whole percentage: "slim 4%", "even 48%" (under 1% is "<1%")."""
+    if p <= 0:
+        return "none 0%"
+    if p >= 1:
+        return "certain 100%"
+    word = next(w for upto, w in RISK_WORDS if p < upto)
+    figure = "<1%" if p < 0.005 else ">99%" if p >= 0.995 else f"{100 * p:.0f}%"
+    return f"{word} {figure}"
+
+
+def risk_scale() -> str:
+    """The scale in words: "none, remote (under 5%), slim (under 15%), ..., near certain, certain"."""
+    steps = [f"{w} (under {100 * upto:.0f}%)" for upto, w in RISK_WORDS[:-1]]
+    return ", ".join(["none"] + steps + [RISK_WORDS[-1][1], "certain"])
+
+
+def risks(est: Estimate, s: int) -> list[dict]:
+    """Each fighter of side ``s``: his chance a fight of ending it out of the fight, and dead."""
+    out = []
+    for i, doc in enumerate(est.sides[s].docs):
+        p_out, p_dead = est.risk(s, i)
+        out.append({"name": doc["identity"]["name"], "out": round(p_out, 4), "dead": round(p_dead, 4),
+                    "out_text": risk_text(p_out), "dead_text": risk_text(p_dead)})
+    return out
 
 
 def to_json(est: Estimate) -> dict:
@@ -26,7 +60,8 @@ def _side_json(est: Estimate, s: int) -> dict:
     return {"label": est.sides[s].label, "fighters": [d["identity"]["name"] for d in est.sides[s].docs],
             "wins": est.wins[s], "share": round(share, 4), "interval95": [round(lo, 4), round(hi, 4)],
             "out_per_fight": round(est.out[s] / est.fights, 3), "dead_per_fight": round(est.dead[s] / est.fights, 3),
-            "most_dangerous": None if danger is None else {"name": danger[0], "out_per_fight": round(danger[1], 3)}}
+            "most_dangerous": None if danger is None else {"name": danger[0], "out_per_fight": round(danger[1], 3)},
+            "risk": risks(est, s), "losses": losses(est, s)}
 
 
 def text(est: Estimate) -> str:
@@ -47,6 +82,8 @@ def text(est: Estimate) -> str:
         lines.append(f"  rounds: median {r[0]:g}, 80% of fights from {r[1]} to {r[2]}")
     lines.append("  out of the fight, a fight (of them dead): " + "; ".join(
         f"{est.sides[s].label} {est.out[s] / est.fights:.1f} of {n[s]} ({est.dead[s] / est.fights:.1f})" for s in (0, 1)))
+    lines += ["  " + why(est, s) for s in (0, 1)]
+    lines += _risk_lines(est)
     for s in (0, 1):
         danger = est.most_dangerous(s)
         if danger is not None:
@@ -54,6 +91,41 @@ def text(est: Estimate) -> str:
                          f"(puts {danger[1]:.2f} enemies out a fight)")
     lines.append("  tactics: " + tactics_text(est.tactics))
     return "\n".join(lines) + "\n"
+
+
+def losses(est: Estimate, s: int) -> dict | None:
+    """How side ``s`` loses, over the fights it lost: how many it lost broken and fleeing (some of it
+    still standing) or all down, and the medians of its fighters out, dead, and the round it lost in."""
+    lost = est.losses[s]
+    if not lost:
+        return None
+    size = len(est.sides[s].docs)
+    fled = sum(1 for _, out, _ in lost if out < size)
+    return {"fights": len(lost), "fled": fled, "all_down": len(lost) - fled,
+            "median_out": statistics.median_low(o for _, o, _ in lost),
+            "median_dead": statistics.median_low(d for _, _, d in lost),
+            "median_round": statistics.median_low(r for r, _, _ in lost)}
+
+
+def why(est: Estimate, s: int) -> str:
+    """One line on how side ``s`` usually loses: "how pikes lose (197 of 500 fights): broken and fleeing
+    99.5%, all down 0.5%; typically 3 of 5 out, 1 dead, by round 4 (medians)" (the lower median)."""
+    label, size, loss = est.sides[s].label, len(est.sides[s].docs), losses(est, s)
+    if loss is None:
+        return f"how {label} lose: never, in {est.fights:,} fight{'s' if est.fights != 1 else ''}"
+    n = loss["fights"]
+    how = ("always broken and fleeing" if not loss["all_down"] else "always all down" if not loss["fled"] else
+           f"broken and fleeing {pct(loss['fled'] / n)}, all down {pct(loss['all_down'] / n)}")
+    return (f"how {label} lose ({n:,} of {est.fights:,} fights): {how}; typically {loss['median_out']} of {size} "
+            f"out, {loss['median_dead']} dead, by round {loss['median_round']} (medians)")
+
+
+def _risk_lines(est: Estimate) -> list[str]:
+    lines = ["  each fighter's chance, a fight, of ending it out of the fight, and dead:"]
+    for s in (0, 1):
+        lines.append(f"    {est.sides[s].label}")
+        lines += [f"      {r['name']}: out {r['out_text']}, dead {r['dead_text']}" for r in risks(est, s)]
+    return lines
 
 
 def tactics_text(t) -> str:

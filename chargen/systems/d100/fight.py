@@ -21,11 +21,13 @@ from chargen.systems.d100.fighter import Fighter, fighter, usable
 
 @dataclass(frozen=True)
 class Profile:
-    """A character as a combatant, built once: his fighter, melee weapons best first, shields best first."""
+    """A character as a combatant, built once: his fighter, melee weapons best first, shields best first,
+    and his one-handed melee weapons at their off-hand chances, best first (round.disabled_weapon_arm)."""
 
     fighter: Fighter
     weapons: tuple[dict, ...]
     shields: tuple[dict, ...]
+    off_hand: tuple[dict, ...] = ()
 
 
 def profile(rules, doc: dict) -> Profile:
@@ -37,22 +39,32 @@ def profile(rules, doc: dict) -> Profile:
                      key=lambda w: -w["attack"])
     shields = sorted((w for w in gear if w.get("kind") == "shield" and isinstance(w.get("parry"), int)),
                      key=lambda w: -w["parry"])
-    return Profile(f, tuple(weapons), tuple(shields))
+    return Profile(f, tuple(weapons), tuple(shields), _off_hand(rules, doc, weapons))
+
+
+def _off_hand(rules, doc: dict, weapons: list) -> tuple[dict, ...]:
+    """His one-handed melee weapons as the other hand wields them: the off hand's base chance plus his
+    attack ability, or his own skill with the weapon if lower; a chance of 0 is no weapon."""
+    ability = int((doc.get("combat") or {}).get("attack") or 0)
+    chance = rules.attack.off_hand_base + ability
+    held = [{**w, "attack": min(int(w["attack"]), chance)} for w in weapons if w.get("hands") != 2]
+    return tuple(sorted((w for w in held if w["attack"] > 0), key=lambda w: -w["attack"]))
 
 
 class Combatant:
     """One fighter in one fight: the damage he has taken, his state, what he has lost."""
 
-    __slots__ = ("side", "index", "p", "f", "state", "lost", "worn", "skip", "delay", "parried", "idle", "out", "dead",
-                 "sr", "ready")
+    __slots__ = ("side", "index", "p", "f", "state", "lost", "worn", "skip", "delay", "parried", "defended", "idle",
+                 "out", "dead", "sr", "ready", "foe")
 
     def __init__(self, p: Profile, side: int, index: int):
         self.side, self.index, self.p, self.f = side, index, p, p.fighter
         self.state, self.lost, self.worn = "unhurt", frozenset(), ()  # worn: (item id, hit points lost) pairs
         self.skip = self.delay = 0
-        self.parried = self.idle = self.out = self.dead = False
+        self.parried = self.defended = self.idle = self.out = self.dead = False
         self.sr = None  # the strike rank of his attack this round
         self.ready = False  # at his rank, able to strike (the rank's blows land together)
+        self.foe = None  # (side, index) of the enemy whose blow left him nothing to attack with
 
     @property
     def name(self) -> str:
@@ -67,17 +79,18 @@ def fresh(p: Profile, side: int, index: int) -> Combatant:
     return Combatant(p, side, index)
 
 
-_STATE = ("f", "state", "lost", "worn", "skip", "delay", "out", "dead", "parried", "idle", "sr", "ready")
+_STATE = ("f", "state", "lost", "worn", "skip", "delay", "out", "dead", "parried", "defended", "idle", "sr", "ready",
+          "foe")
 
 
 def key(c: Combatant) -> tuple:
     """Everything about ``c`` that decides what happens next, between rounds (the exact chain's state)."""
-    return (c.f.taken, c.f.hp_taken, c.state, c.lost, c.worn, c.skip, c.delay)
+    return (c.f.taken, c.f.hp_taken, c.state, c.lost, c.worn, c.skip, c.delay, c.out)
 
 
 def round_key(c: Combatant) -> tuple:
     """What about ``c`` lasts only within a round (reset when the next one is planned)."""
-    return (c.parried, c.idle, c.sr, c.ready)
+    return (c.parried, c.defended, c.idle, c.sr, c.ready)
 
 
 def clone(c: Combatant) -> Combatant:
@@ -101,19 +114,27 @@ def _item(c: Combatant, item: dict) -> dict:
 
 
 def weapon_in_hand(rules, c: Combatant) -> dict | None:
-    if _disabled(rules, c, rules.attack.weapon_arm):
+    """The weapon he attacks with: his best not lost; with his weapon arm disabled, his best one-handed
+    one in the other hand at its off-hand chance (none when that arm is disabled too)."""
+    if not _disabled(rules, c, rules.attack.weapon_arm):
+        return next((w for w in c.p.weapons if w["id"] not in c.lost), None)
+    if _disabled(rules, c, rules.attack.shield_arm):
         return None
-    return next((w for w in c.p.weapons if w["id"] not in c.lost), None)
+    return next((w for w in c.p.off_hand if w["id"] not in c.lost), None)
 
 
 def parry_with(rules, c: Combatant, weapon: dict | None) -> dict | None:
-    """His parrying item this round: a shield, else a two-handed weapon, else a second one-handed weapon."""
+    """His parrying item this round: a shield (not beside a two-handed weapon, unless the rules'
+    ``round.two_handed.shield`` allows it), else a two-handed weapon, else a second one-handed weapon."""
     off_hand = not _disabled(rules, c, rules.attack.shield_arm)
-    if off_hand:
+    if off_hand and weapon is not None and _disabled(rules, c, rules.attack.weapon_arm):
+        return None  # the other hand holds the weapon (round.disabled_weapon_arm)
+    two_handed = weapon is not None and weapon.get("hands") == 2
+    if off_hand and (not two_handed or rules.attack.two_handed_shield):
         shield = next((s for s in c.p.shields if s["id"] not in c.lost), None)
         if shield is not None:
             return shield
-    if weapon is not None and weapon.get("hands") == 2:
+    if two_handed:
         return weapon if off_hand else None
     if not off_hand:
         return None
@@ -128,7 +149,7 @@ def plan(rules, sides, tactics) -> Round:
     acts = []
     for side in sides:
         for c in side:
-            c.parried = c.idle = c.ready = False
+            c.parried = c.defended = c.idle = c.ready = False
             c.sr = None
             if c.out:
                 continue
@@ -146,6 +167,8 @@ def plan(rules, sides, tactics) -> Round:
     for sr in sorted({a[0] for a in acts}):
         ids = tuple(a[1:] for a in acts if a[0] == sr)
         steps += [("ready", ids)] + [("attack", i) for i in ids]
+    if rules.attack.no_weapon_left == "withdraw":
+        steps.append(("withdraw", ()))
     return Round(tuple(steps), ({}, {}))
 
 
@@ -156,6 +179,9 @@ def step(rules, draws, sides, tactics, credit, rnd: Round, what: tuple) -> None:
         for s, i in ids:
             c = sides[s][i]
             c.ready = not c.out and not c.idle
+        return
+    if kind == "withdraw":
+        _withdraw(rules, sides, credit)
         return
     c = sides[ids[0]][ids[1]]
     w = weapon_in_hand(rules, c) if c.ready else None
@@ -175,12 +201,15 @@ def play_round(rules, draws, sides, tactics, credit) -> None:
 
 def _attack(rules, draws, c: Combatant, w: dict, d: Combatant, tactics, credit) -> None:
     item = _parry(rules, c, d, tactics)
-    trail = blow(rules, draws, c.f, d.f, _item(c, w), _item(d, item) if item is not None else None)
+    defence = None if not d.defended or rules.attack.defence_against == "every_attack" else 0
+    d.defended = True  # defence.split: his defence goes against the first attack on him this round
+    trail = blow(rules, draws, c.f, d.f, _item(c, w), _item(d, item) if item is not None else None, defence)
     tally = trail.tally
     if tally["parry"] != "none":
         d.parried = True
     if tally["parrying item"] == "broken":
         d.lost |= {item["id"]}
+        _left_unarmed(rules, d, c)
     _hurt(rules, d, trail.result.get("defender"), c, credit)
     _hurt(rules, c, trail.result.get("attacker"), None, credit)
     _weapon_fate(rules, draws, c, w, tally["attacking weapon"], trail.result.get("weapon_hits", {}))
@@ -192,7 +221,7 @@ def _parry(rules, c: Combatant, d: Combatant, tactics) -> dict | None:
         return None
     weapon = weapon_in_hand(rules, d)
     item = parry_with(rules, d, weapon)
-    if item is not None and item is weapon and d.sr == c.sr:
+    if item is not None and item is weapon and d.sr == c.sr and not rules.attack.two_handed_own_sr:
         return None  # a two-handed weapon does not parry on its own attack's strike rank
     return item
 
@@ -202,6 +231,7 @@ def _hurt(rules, c: Combatant, wound: dict | None, striker: Combatant | None, cr
     if not wound:
         return
     t = rules.attack
+    armed = not _disabled(rules, c, t.weapon_arm)
     i = next(n for n, s in enumerate(c.f.spots) if s.id == wound["location"])
     taken = list(c.f.taken or (0,) * len(c.f.spots))
     taken[i] += wound["applied"]
@@ -215,6 +245,36 @@ def _hurt(rules, c: Combatant, wound: dict | None, striker: Combatant | None, cr
         if striker is not None:
             credit(striker, c)
     c.dead = c.state == "dead"
+    if armed and _disabled(rules, c, t.weapon_arm):
+        _weapon_arm_lost(rules, c, striker)
+
+
+def _weapon_arm_lost(rules, c: Combatant, striker: Combatant | None) -> None:
+    """His weapon arm just disabled: he drops the weapon and loses the rest of the round ("Characters
+    who are disabled lose any remaining actions"); his next attack is with the other hand, a weapon
+    drawn into it (round.disabled_weapon_arm), or he has none and withdraws (round.no_weapon_left)."""
+    c.idle = True
+    c.delay = rules.attack.prepare_weapon
+    _left_unarmed(rules, c, striker)
+
+
+def _left_unarmed(rules, c: Combatant, striker: Combatant | None) -> None:
+    """Remember the enemy whose blow left ``c`` nothing to attack with (his withdrawal is credited to him)."""
+    if striker is not None and not c.out and weapon_in_hand(rules, c) is None:
+        c.foe = (striker.side, striker.index)
+
+
+def _withdraw(rules, sides, credit) -> None:
+    """The round's end (round.no_weapon_left ``withdraw``): a fighter who fought with a melee weapon and
+    has none left to attack with leaves the melee while an enemy stands: out of the fight, alive."""
+    for side in sides:
+        for c in side:
+            if c.out or not c.p.weapons or weapon_in_hand(rules, c) is not None:
+                continue
+            if any(not e.out for e in sides[1 - c.side]):
+                c.out = True
+                if c.foe is not None:
+                    credit(sides[c.foe[0]][c.foe[1]], c)
 
 
 def _weapon_fate(rules, draws, c: Combatant, w: dict, fate: str, hits: dict) -> None:
@@ -267,4 +327,5 @@ def _dm(w: dict) -> str:
 
 # The D100 II engine's fight rules (Engine.fight).
 KIT = FightRules(profile=profile, fresh=fresh, round=play_round, plan=plan, step=step, key=key, round_key=round_key,
-                 clone=clone, order=order)
+                 clone=clone, order=order,
+                 describe=lambda rules, c: f"{c.vigour} hit points, {rules.attack.state(c.state).label.lower()}")

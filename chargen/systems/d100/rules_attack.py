@@ -15,6 +15,7 @@ from chargen.systems.d100.degrees import DEGREES
 
 ATTACK_KINDS = ("failure", "success", "special", "stick", "critical")  # the rows of a parry table
 ITEM_KINDS = ("shield", "weapon")
+DEFENCE_SPLITS = ("first_attack", "every_attack")  # defence.split.against
 CLASSES = ("thrusting", "dagger", "cut_and_thrust", "long_hafted", "hand_to_hand")
 _ROW_KEYS = ("blocks", "multiplier", "armour", "sticks", "breaks", "damages_attacker")
 
@@ -91,6 +92,11 @@ class AttackRules:
     pull_free_on: frozenset = frozenset()
     weapon_arm: str = ""              # the hit location holding the attacking weapon
     shield_arm: str = ""              # the one holding the shield or second weapon
+    two_handed_shield: bool = False   # a two-handed weapon leaves a hand for a shield (round.two_handed)
+    two_handed_own_sr: bool = False   # a two-handed weapon parries on its own attack's strike rank
+    defence_against: str = "first_attack"  # defence.split.against: first_attack | every_attack
+    off_hand_base: int = 5            # round.disabled_weapon_arm: the off hand's base attack chance
+    no_weapon_left: str = "withdraw"  # round.no_weapon_left.then: withdraw | stand
 
     @functools.cached_property
     def fumble_keys(self) -> tuple[str, ...]:
@@ -136,9 +142,16 @@ def _attacks(c: Cursor, weapon_ids: set, location_ids: set) -> dict:
     _sourced(c, ("defence", "aiming", "specials", "critical", "parry", "damage_to_weapons", "weapon_classes", "damage",
                   "round"))
     rd = c["round"]
-    _sourced(rd, ("strike_ranks", "prepare_weapon", "pull_free_on", "weapon_arm", "shield_arm"))
+    _sourced(rd, ("strike_ranks", "prepare_weapon", "pull_free_on", "weapon_arm", "shield_arm", "two_handed",
+                  "disabled_weapon_arm", "no_weapon_left"))
+    _sourced(rd["disabled_weapon_arm"], ("off_hand_base",))
+    _sourced(rd["no_weapon_left"], ("then",))
+    two = rd["two_handed"]
+    _sourced(two, ("shield", "parry_on_own_strike_rank"))
     de, aim, cr, dmg = c["defence"], c["aiming"], c["critical"], c["damage"]
-    _sourced(de, ("block",))
+    _sourced(de, ("block", "split"))
+    split = de["split"]
+    _sourced(split, ("against",))
     _sourced(aim, ("strike_rank", "divide_by"))
     _sourced(cr, ("ignores_armour",))
     _sourced(dmg, ("minimum",))
@@ -159,7 +172,8 @@ def _attacks(c: Cursor, weapon_ids: set, location_ids: set) -> dict:
     dw = c["damage_to_weapons"]
     _sourced(dw, ("harmless",))
     harmless = frozenset(x.one_of(CLASSES) for x in dw["harmless"].list())
-    return {"defence_block": de["block"].int(1, 100), "aim_sr": aim["strike_rank"].int(0, 100),
+    return {"defence_block": de["block"].int(1, 100), "defence_against": split["against"].one_of(DEFENCE_SPLITS),
+            "aim_sr": aim["strike_rank"].int(0, 100),
             "aim_divide": aim["divide_by"].int(1, 100), "specials": specials,
             "critical_ignores_armour": cr["ignores_armour"].bool(), "parry_succeeds": succeeds,
             "missile_items": missile, "parry": parry, "harmless": harmless,
@@ -167,7 +181,11 @@ def _attacks(c: Cursor, weapon_ids: set, location_ids: set) -> dict:
             "strike_ranks": rd["strike_ranks"].int(1, 100), "prepare_weapon": rd["prepare_weapon"].int(0, 100),
             "pull_free_on": frozenset(x.one_of(DEGREES) for x in rd["pull_free_on"].list()),
             "weapon_arm": rd["weapon_arm"].ref(location_ids, "hit location"),
-            "shield_arm": rd["shield_arm"].ref(location_ids, "hit location")}
+            "shield_arm": rd["shield_arm"].ref(location_ids, "hit location"),
+            "two_handed_shield": two["shield"].bool(),
+            "two_handed_own_sr": two["parry_on_own_strike_rank"].bool(),
+            "off_hand_base": rd["disabled_weapon_arm"]["off_hand_base"].int(0, 100),
+            "no_weapon_left": rd["no_weapon_left"]["then"].one_of(("withdraw", "stand"))}
 
 
 def _parry_rows(c: Cursor) -> dict[str, ParryRow] | None:

@@ -320,4 +320,4 @@ def order(rules, p: Profile) -> list[dict]:
 
 # The KoTM engine's fight rules (Engine.fight).
 KIT = FightRules(profile=profile, fresh=fresh, round=play_round, plan=plan, step=step, key=key, round_key=round_key,
-                 clone=clone, order=order)
+                 clone=clone, order=order, describe=lambda rules, c: f"{c.dp} damage points")

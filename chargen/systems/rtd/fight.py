@@ -18,6 +18,8 @@ from chargen.errors import CharacterError
 from chargen.fight.play import FightRules, Round
 from chargen.fight.tactics import pick_target
 from chargen.systems.rtd.combat import exchange, strike_damage
+from chargen.systems.rtd.mechanics import skill_modifiers
+from chargen.systems.rtd.rules import SkillLevel
 
 
 @dataclass(frozen=True)
@@ -29,6 +31,8 @@ class Profile:
     damage: int
     multiplier: Fraction | None
     wounds: tuple[int, ...]   # each body part's wound state (its index in wounds.yaml states)
+    to_hit_skill: SkillLevel | None = None   # the skill level whose bonus his to-hit rolls take (fight.yaml skills)
+    dodge_skill: SkillLevel | None = None
 
 
 def profile(rules, doc: dict) -> Profile:
@@ -40,7 +44,15 @@ def profile(rules, doc: dict) -> Profile:
     w = paths.best_weapon(doc)
     mult = w.get("critical_multiplier") if w else None
     return Profile(doc["identity"]["name"], w["label"] if w else "-", int(w["damage"]) if w else 0,
-                   Fraction(str(mult)) if mult is not None else None, wounds)
+                   Fraction(str(mult)) if mult is not None else None, wounds,
+                   _skill(rules, doc, rules.fight.to_hit_skills), _skill(rules, doc, rules.fight.dodge_skills))
+
+
+def _skill(rules, doc: dict, ids: tuple[str, ...]) -> SkillLevel | None:
+    """The highest skill level he has among the skills ``ids`` (by their XP, skills.yaml levels)."""
+    xp = [s.get("xp") for s in doc.get("skills") or () if isinstance(s, dict) and s.get("id") in ids]
+    levels = [rules.skill_level(x) for x in xp if isinstance(x, int)]
+    return max((lv for lv in levels if lv is not None), key=lambda lv: lv.xp, default=None)
 
 
 class Combatant:
@@ -115,12 +127,16 @@ def play_round(rules, draws, sides, tactics, credit) -> None:
 def _exchange(rules, draws, c: Combatant, d: Combatant, tactics, credit) -> None:
     penalty = {"to hit": _arm_penalty(rules, c), "counterattack to hit": _arm_penalty(rules, d),
                "dodge": _dodge_penalty(rules, d) or 0}
+    skill = {"to hit": c.p.to_hit_skill, "counterattack to hit": d.p.to_hit_skill, "dodge": d.p.dodge_skill}
 
     def draw(sides: int, purpose: str) -> int:
         if purpose.endswith("critical"):
             return draws.die(sides, purpose, key=_critical_keys(rules.combat.critical_on, sides))
-        pen = penalty.get(purpose, 0)
-        return max(1, draws.die(sides, purpose, key=_lowered(sides, pen) if pen else None) - pen)
+        pen, level = penalty.get(purpose, 0), skill.get(purpose)
+        if not pen and level is None:
+            return draws.die(sides, purpose)
+        faces = _adjusted(sides, pen, level)
+        return faces[draws.die(sides, purpose, key=faces) - 1]
 
     can_dodge = tactics.parry != "never" and _dodge_penalty(rules, d) is not None
     ex = exchange(rules.combat, draw, dodge=can_dodge, crit_multiplier=c.p.multiplier,
@@ -138,8 +154,15 @@ def _critical_keys(critical_on: frozenset, sides: int) -> tuple:
 
 
 @functools.lru_cache(maxsize=256)
-def _lowered(sides: int, penalty: int) -> tuple:
-    return tuple(max(1, f - penalty) for f in range(1, sides + 1))
+def _adjusted(sides: int, penalty: int, level: SkillLevel | None) -> tuple:
+    """What each face of a roll reads as: plus the skill level's bonus ("Static +1 to all rolls", the
+    most of a chosen bonus, a natural 1's), less the wound penalty, from 1 to the die's best face; a
+    level that chooses its result chooses the best face."""
+    if level is not None and level.choose_result:
+        return (sides,) * sides
+    chosen = max(level.choose) if level is not None and level.choose else None
+    return tuple(min(sides, max(1, f + sum(v for _, v in skill_modifiers(level, f, chosen)) - penalty))
+                 for f in range(1, sides + 1))
 
 
 def _penalty(rules, c: Combatant, part: str) -> int | None:
@@ -193,6 +216,11 @@ def order(rules, p: Profile) -> list[dict]:
              "locations": [(part.label, rules.wounds.states[s].label, None) for part, s in zip(rules.wounds.parts, p.wounds)]}]
 
 
+def _wounds_text(rules, c: Combatant) -> str:
+    hurt = [f"{p.label.lower()} {rules.wounds.states[s].label.lower()}" for p, s in zip(rules.wounds.parts, c.wounds) if s]
+    return ", ".join(hurt) or "unwounded"
+
+
 # The RTD engine's fight rules (Engine.fight).
 KIT = FightRules(profile=profile, fresh=fresh, round=play_round, plan=plan, step=step, key=key, round_key=round_key,
-                 clone=clone, order=order)
+                 clone=clone, order=order, describe=lambda rules, c: _wounds_text(rules, c))

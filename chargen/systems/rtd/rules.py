@@ -169,7 +169,8 @@ def build(docs: dict[str, Located], problems: Problems) -> RtdRules | None:
         parts["wounding"] = wounding(optional_cursor(docs, "wounding", problems),
                                      {p.id for p in parts["wounds"].parts}, {s.id for s in parts["wounds"].states})
         parts["fight"] = rules_fight.fight(optional_cursor(docs, "fight", problems), {p.id for p in parts["wounds"].parts},
-                                           [s.id for s in parts["wounds"].states])
+                                           [s.id for s in parts["wounds"].states],
+                                           {i for i, _ in parts["skill_pool"] or ()})
     if problems.items:
         return None
     return RtdRules(**parts)

@@ -15,12 +15,15 @@ class FightRules:
     other_arm: str
     dodge_parts: tuple[str, ...]
     out_when: tuple[tuple[tuple[str, ...], str], ...]   # (parts, the least wound state of every one)
+    to_hit_skills: tuple[str, ...] = ()   # skills whose level's bonus a to-hit roll takes (the best of them)
+    dodge_skills: tuple[str, ...] = ()    # the same for the dodge roll
 
 
-def fight(c: Cursor | None, part_ids: set, state_ids: list) -> FightRules | None:
+def fight(c: Cursor | None, part_ids: set, state_ids: list, skill_ids: set) -> FightRules | None:
     if c is None:
         return None
-    c.mapping(required=("source", "order", "weapon_arm", "other_arm", "dodge_parts", "out_when"), optional=("reading",))
+    c.mapping(required=("source", "order", "weapon_arm", "other_arm", "dodge_parts", "out_when", "skills"),
+              optional=("reading",))
     c["source"].source()
     if c["reading"].present:
         c["reading"].str(2000, multiline=True)
@@ -35,6 +38,9 @@ def fight(c: Cursor | None, part_ids: set, state_ids: list) -> FightRules | None
             at = g["at"].ref(state_ids, "wound state")
             if at and all(parts):
                 groups.append((parts, at))
-    if None in (die, arm, other) or not all(dodge):
+    sk = c["skills"]
+    sk.mapping(required=("to_hit", "dodge"))
+    to_hit, dodge_skills = (tuple(x.ref(skill_ids, "skill") for x in sk[k].list()) for k in ("to_hit", "dodge"))
+    if None in (die, arm, other) or not all(dodge) or not all(to_hit + dodge_skills):
         return None
-    return FightRules(die, arm, other, dodge, tuple(groups))
+    return FightRules(die, arm, other, dodge, tuple(groups), to_hit, dodge_skills)
