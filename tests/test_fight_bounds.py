@@ -145,7 +145,7 @@ def _counted(monkeypatch) -> list:
 
     def play_range(bounds):
         played.append(bounds)
-        return [(None, 1, False, (0, 0), (0, 0), ())] * (bounds[1] - bounds[0])
+        return [(None, 1, False, (0, 0), (0, 0), (), ())] * (bounds[1] - bounds[0])
     monkeypatch.setattr(est_module, "_play_range", play_range)
     return played
 
