@@ -97,6 +97,23 @@ def from_biography(text: object) -> dict:
     values only, as :func:`from_features` reads MEG's."""
     from html import unescape
 
-    rows = re.findall(r"<p><strong>([^<]*?):</strong> (.*?)</p>", str(text or ""), re.S)
-    matches = [FEATURE.fullmatch(f"{unescape(k)}: {unescape(v)}") for k, v in rows]
+    matches = [FEATURE.fullmatch(f"{unescape(k)}: {unescape(v)}") for k, v in _paragraphs(str(text or ""))]
     return from_features([m for m in matches if m is not None])
+
+
+_HEAD = re.compile(r"<p><strong>([^<]*?):</strong> ")
+
+
+def _paragraphs(text: str) -> list[tuple[str, str]]:
+    """``(label, value)`` of each ``<p><strong>label:</strong> value</p>`` in ``text``, as
+    ``re.findall(r"<p><strong>([^<]*?):</strong> (.*?)</p>", text, re.S)`` finds them, in linear time:
+    that pattern looked for a ``</p>`` to the end of the text from every unclosed paragraph (5,000 of
+    them, 145 KB: 15.7 s). Past the last ``</p>`` no paragraph closes, so the search stops there."""
+    rows, at = [], 0
+    while (head := _HEAD.search(text, at)) is not None:
+        end = text.find("</p>", head.end())
+        if end < 0:
+            break
+        rows.append((head[1], text[head.end():end]))
+        at = end + len("</p>")
+    return rows

@@ -115,6 +115,9 @@ def strict(templates: TemplateSet, what: str):
     except FatalURLFetchingError as e:
         cause = e.__cause__
         raise RenderError(str(cause) if isinstance(cause, RenderError) else f"{what}: {e}: {cause}") from None
+    except UnicodeEncodeError as e:  # a lone surrogate, written in the HTML or escaped in CSS (content: "\\00d800")
+        raise RenderError(f"{templates.label}: {what}: U+{ord(e.object[e.start]):04X} (a lone surrogate) is not a "
+                          "character a sheet can draw") from None
     finally:
         logger.removeHandler(handler)
     if handler.messages:

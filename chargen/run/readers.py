@@ -26,11 +26,13 @@ from pathlib import Path
 from chargen.errors import CharacterError, RulesError
 from chargen.formats import EMBEDDED_CHARACTER
 from chargen.run.files import MANIFEST, MANIFEST_SCHEMA
-from chargen.seeds import MAX_COUNT
 
 MAX_PDF_BYTES = 500_000_000  # a party.pdf of thousands of sheets
 MAX_EMBEDDED_BYTES = 1_000_000  # one character document
 EMBEDDED_RATIO = 20  # embedded files decompressed, at most this many times the PDF's size
+# characters read back from one PDF: each is parsed and validated (about 15 ms and 100 KB of memory),
+# so a 15 MB PDF of 5,000 took minutes and 400 MB; a 2,000-sheet batch's party.pdf still reads back
+MAX_READ = 2_000
 Notice = Callable[[str], None]
 
 
@@ -80,6 +82,9 @@ def read_pdf(path: Path) -> list[tuple[str, dict]]:
         raise CharacterError(f"{path}: not a PDF (it does not start with %PDF-)")
     files = embedded_files(data, str(path))
     names = [n for n in files if n.endswith(".json") and n != MANIFEST]
+    if len(names) > MAX_READ:
+        raise CharacterError(f"{path}: embeds {len(names):,} characters (chargen reads back at most {MAX_READ:,} "
+                             "from one PDF; read a larger batch from its sheet PDFs or JSON files)")
     if not names:
         raise CharacterError(f"{path}: a PDF with no character in it (chargen's PDFs carry "
                              f"'{EMBEDDED_CHARACTER}'; this one was made elsewhere or before they did)")
@@ -105,16 +110,17 @@ def _attachments(data: bytes, label: str) -> dict[str, bytes]:
 
 def _bounded_attachments(reader, size: int, label: str) -> dict[str, bytes]:
     """The embedded files, each read within bounds that scale with what chargen writes: at most
-    ``MAX_COUNT`` characters and a manifest; each file its own stream, under its own name, with
+    ``MAX_READ`` characters and a manifest; each file its own stream, under its own name, with
     its own contents; each at most ``MAX_EMBEDDED_BYTES`` and all together at most
     ``EMBEDDED_RATIO`` times the PDF's size once decompressed."""
     out: dict[str, bytes] = {}
     streams, digests, total = set(), set(), 0
     for entry in reader.attachment_list:
         name = str(entry.name)
-        if len(out) > MAX_COUNT:
-            raise CharacterError(f"{label}: more than {MAX_COUNT + 1:,} embedded files (a batch has at most "
-                                 f"{MAX_COUNT:,} characters and a manifest)")
+        if len(out) > MAX_READ:
+            raise CharacterError(f"{label}: more than {MAX_READ + 1:,} embedded files (chargen reads back at most "
+                                 f"{MAX_READ:,} characters and a manifest from one PDF; read a larger batch from "
+                                 "its sheet PDFs or JSON files)")
         ref = entry.pdf_object["/EF"].get("/F")
         key = (ref.idnum, ref.generation) if hasattr(ref, "idnum") else None
         if name in out or key is None or key in streams:

@@ -33,6 +33,7 @@ READ_TYPES = {"skill", "skillcat", "weapon", "hit-location", "armour", "gear"}
 STAT_PARTS = ("base", "redist", "culture", "exp", "effects", "age")
 _SR = re.compile(r"\bSR (\d+)", re.ASCII)
 _PARRY = re.compile(r"\bParry (\d+)%", re.ASCII)
+_TAG = re.compile(r"<[^>]*>")
 _BACK = {v: k for k, v in SPECIAL.items()}
 
 
@@ -345,8 +346,13 @@ def _document(r: ActorReader) -> dict:
 
 
 def _text(html) -> str:
-    """An HTML description as plain text (tags dropped: a user's text never becomes markup)."""
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]*>", " ", str(html or ""))).strip()[:5000]
+    """An HTML description as plain text (tags dropped: a user's text never becomes markup).
+
+    A tag is ``<`` to the next ``>``; no tag starts after the last ``>``, so the pattern runs only up
+    to it (from each ``<`` with no ``>`` after it, it looked to the end: 870 KB of ``<``, minutes)."""
+    text = str(html or "")
+    last = text.rfind(">") + 1
+    return re.sub(r"\s+", " ", _TAG.sub(" ", text[:last]) + text[last:]).strip()[:5000]
 
 
 def _unread(r: ActorReader) -> None:
@@ -367,7 +373,7 @@ def read_foundry(data: object, label: str, notice: Notice) -> list[tuple[str, di
     from chargen.serialize import validate
 
     out = []
-    for i, actor in enumerate(data if isinstance(data, list) else [data]):
+    for i, actor in enumerate(_list(data, f"{label}: actors") if isinstance(data, list) else [data]):
         name = actor.get("name") if isinstance(actor, dict) else None
         where = (f"{label}[{i}]" if isinstance(data, list) else label) + (f" ({str(name)[:60]})" if name else "")
         r = ActorReader(where, actor, i, notice)

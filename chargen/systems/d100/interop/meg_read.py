@@ -177,7 +177,8 @@ class NpcReader:
 
         out = skills(self.rules, chars, categories)
         by_id, by_label = {s["id"]: s for s in out}, {s["label"].lower(): s for s in out}
-        named = mythras.reverse({s["id"]: s["label"] for s in out})
+        labels = {s["id"]: s["label"] for s in out}  # kept as the skills grow (one dict, not one a skill)
+        named = mythras.reverse(labels)
         given = {}
         for m in self.feature(re.compile("^" + re.escape(mythras.SKILLS_FEATURE) + ".*$")):
             given.update(mythras.feature_values(m[0]))
@@ -190,8 +191,9 @@ class NpcReader:
             skill = by_label.get(key) or (by_id.get(named[key]) if named.get(key) else None)
             if skill is not None:
                 _set(skill, value)
-            elif not mythras.merged(key, value, given, {s["id"]: s["label"] for s in out}):
+            elif not mythras.merged(key, value, given, labels):
                 out.append(mythras.own_skill(ident(name), str(name)[:60], value))  # stands for no one D100 II skill
+                labels[out[-1]["id"]] = out[-1]["label"]
         for label, value in given.items():
             if label in by_label:
                 _set(by_label[label], value)

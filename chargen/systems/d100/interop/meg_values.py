@@ -16,6 +16,10 @@ _ONE = re.compile(r"^\s*(\d{1,3})\s*$", re.ASCII)
 _DECIMAL = re.compile(r"\s*[+-]?[0-9]{1,12}(?:\.[0-9]{0,12})?\s*|[+-]?[0-9.e+-]+", re.ASCII)
 _SLUG = re.compile(r"[^a-z0-9]+")
 MAX_NUMBER = 1_000_000  # larger than any figure a sheet can hold; a MEG number beyond it is refused
+# entries of one list: NPCs of a MEG file, actors of a Foundry file, an NPC's skills, features, ...
+# (D100 II has 27 skills and at most 20 hit locations; a character's features are its flavour lines and
+# at most 1,000 relations); past it a list is refused before any entry is read
+MAX_ENTRIES = 2_000
 
 
 def ident(text: str) -> str:
@@ -42,11 +46,15 @@ def _dice(value: str | None) -> str:
 
 
 def _list(value, where: str) -> list:
-    """A MEG list field: a list, or nothing (absent or null); anything else is an error."""
+    """A MEG list field: a list of at most ``MAX_ENTRIES``, or nothing (absent or null); anything else is
+    an error."""
     if value is None:
         return []
     if not isinstance(value, list):
         raise CharacterError(f"{where}: expected a list, not {type(value).__name__}")
+    if len(value) > MAX_ENTRIES:
+        raise CharacterError(f"{where}: {len(value):,} entries, more than a character or a file of them "
+                             f"holds (at most {MAX_ENTRIES:,})")
     return value
 
 
