@@ -157,7 +157,7 @@ def test_a_broken_chargen_document_in_the_flags_is_one_line_and_the_actor_is_rea
     actor["flags"]["chargen"]["document"]["skills"][3] = {"value": "lots"}
     notices = []
     (_, doc), = read_foundry(actor, "a.json", notices.append)
-    assert len(notices) == 1 and notices[0].startswith("a.json (Ulla Millbrook): flags.chargen.document: skills.3: ") and \
+    assert len(notices) == 1 and notices[0].startswith(f"a.json ({batch[0]['identity']['name']}): flags.chargen.document: skills.3: ") and \
         notices[0].endswith("; not read (the actor's own fields are)")
     assert text_block(doc) == text_block(batch[0])
 
