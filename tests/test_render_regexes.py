@@ -62,3 +62,44 @@ def test_a_megabyte_of_unclosed_functions_is_checked_at_once(case, hang_guard):
 def test_eight_million_characters_of_unclosed_heads_take_the_policy_at_once(hang_guard):
     html = "<!doctype html>" + "<head " * 1_333_000
     assert S.with_policy(html) == "<!doctype html>" + S.POLICY_META + "<head " * 1_333_000
+
+
+# -- the stylesheet's url() inlining, the font look-up and the % format bound: a subprocess, so a hang is
+#    stopped (a regular expression running in C is not interrupted by SIGALRM) --------------------------
+
+LINEAR = {
+    "css url": "from chargen.render.templates import _CSS_URL as R; R.sub(lambda m: '', 'url(   ' * 170_000)",
+    "font url": "from chargen.render.contain.names import _FONT_URL as R; R.findall('url( ' * 200_000)",
+    "percent key": "from chargen.render.contain.bounds import check_format as f; f('%(' * 500_000, ())",
+    "percent key and paren": "from chargen.render.contain.bounds import check_format as f; f('%(' * 500_000 + ')(', ())",
+}
+
+
+@pytest.mark.parametrize("case", LINEAR)
+def test_a_megabyte_of_unclosed_keys_and_urls_is_read_in_one_pass(case):
+    """Each took minutes to hours before (80 KB of 'url( ' took 24 s in the inlining; 2 MB of '%(' about
+    13 min in the bound); now well inside the guard of 60 s."""
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, "-c", LINEAR[case]], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 or "LimitExceeded" in r.stderr, r.stderr[-500:]
+
+
+def test_the_percent_bound_still_counts_widths_and_refuses_a_key_holding_a_percent():
+    from chargen.render.contain import bounds
+
+    bounds.check_format("%(name)8s and %5d", {"name": "x"})  # legitimate widths pass
+    with pytest.raises(bounds.LimitExceeded, match="over the limit"):
+        bounds.check_format("%(name)99999999999s", {"name": "x"})
+    with pytest.raises(bounds.LimitExceeded, match="inside a % format's"):
+        bounds.check_format("%(a%b)99999999s", {"a%b": "x"})
+
+
+def test_the_inlined_and_font_urls_are_the_ones_found_before():
+    from chargen.render.contain.names import _FONT_URL
+    from chargen.render.templates import _CSS_URL
+
+    css = """@font-face { src: url("fonts/a.otf") } .x { background: url( 'img/b.png' ) } @font-face { src: url(c.woff2) }"""
+    assert [m.group("url") for m in _CSS_URL.finditer(css)] == ["fonts/a.otf", "img/b.png", "c.woff2"]
+    assert _FONT_URL.findall(css) == ["fonts/a.otf", "c.woff2"]

@@ -261,12 +261,18 @@ def _is_int(x: object) -> bool:
 
 
 # printf-style conversions: %(name)-08.3f and the like
-_PERCENT = re.compile(r"%(?:\([^)]*\))?[#0 +\-]*(\*|\d+)?(?:\.(\*|\d+))?[hlL]?[a-zA-Z%]")
+# A (key) stops at the next '%' as well as at ')', so each try ends where the next may begin (linear: a
+# key read to the text's end from every unclosed "%(" was quadratic); a key holding '%', which Python
+# would take, is refused (_KEY_WITH_PERCENT) rather than left uncounted.
+_PERCENT = re.compile(r"%(?:\([^)%]*\))?[#0 +\-]*(\*|\d+)?(?:\.(\*|\d+))?[hlL]?[a-zA-Z%]", re.ASCII)
+_KEY_WITH_PERCENT = re.compile(r"%\([^)%]*%")
 
 
 def check_format(text: str, args: object) -> None:
     """Refuse a ``%`` format whose widths and precisions together would make too long a text."""
     total = len(text)
+    if _KEY_WITH_PERCENT.search(text):
+        raise LimitExceeded("a '%' inside a % format's (key) is not allowed in templates")
     for m in _PERCENT.finditer(text):
         for n in m.groups():
             if n == "*":

@@ -16,7 +16,7 @@ MAX_PARTY_NAME = 100
 # Bidirectional-text controls (ALM, LRM, RLM, LRE, RLE, PDF, LRO, RLO, LRI, RLI, FSI, PDI): in a
 # title, a bookmark or the PDF's metadata they would reorder what a viewer shows around a name.
 _BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-_FONT_URL = re.compile(r"""url\(\s*['"]?([^'")]+\.(?:otf|ttf|woff2?))['"]?\s*\)""", re.IGNORECASE)
+_FONT_URL = re.compile(r"""url\(\s*['"]?([^'"()]+\.(?:otf|ttf|woff2?))['"]?\s*\)""", re.IGNORECASE)  # no '(': linear
 
 
 def without_bidi(text: str) -> str:
