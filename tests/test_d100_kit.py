@@ -231,7 +231,7 @@ def test_a_tribal_weapon_has_the_barbarian_base_whoever_hands_it_out(d100):
 
     bg = _bg(d100, "barbarian")
     assert bg.tribal_weapons == {"short_spear", "hand_axe", "club", "broadsword", "sling", "self_bow", "javelin"}
-    doc = make_character(d100, 3, 2, GenerationRequest(archetype="bandit"))  # a barbarian bandit's bow
+    doc = make_character(d100, 3, 2, GenerationRequest(archetype="bandit", derivation=1))  # (derivation 1: the seed chosen for it) a barbarian bandit's bow
     assert doc["background"]["id"] == "barbarian"
     bow = next(w for w in doc["weapons"] if w["id"] == "self_bow")
     assert bow["base"] == 15 and bow["sources"][:2] == [

@@ -275,7 +275,7 @@ def test_explain_names_the_house_rules_an_entry_came_from(tmp_path):
 def _veteran(d100):
     from chargen.generate import GenerationRequest
 
-    return GenerationRequest(archetype="veteran_soldier")
+    return GenerationRequest(archetype="veteran_soldier", derivation=1)  # the seeds below were chosen under derivation 1
 
 
 def test_a_hand_raised_str_keeps_a_weapon_at_its_profession_cap(tmp_path, d100):
@@ -293,7 +293,7 @@ def test_a_hand_raised_str_keeps_a_weapon_at_its_profession_cap(tmp_path, d100):
     from chargen import engines
 
     targets = engines.require("d100").pins(d100.rules)
-    pinned = make_character(d100, 5, 0, GenerationRequest(archetype="veteran_soldier",
+    pinned = make_character(d100, 5, 0, GenerationRequest(archetype="veteran_soldier", derivation=1,
                                                           pins=resolve(targets, ["characteristics.str=18"])))
     drawn = as_drawn(json.loads(path.read_text("utf-8")))
     assert paths.lookup(pinned, "weapons.battle_axe")["attack"] == 85
@@ -340,7 +340,7 @@ def test_explain_derives_money_age_experience_modifier_and_strike_ranks(d100, re
     from chargen.generate import GenerationRequest
 
     for i in range(8):
-        doc = make_character(d100, 3, i, GenerationRequest(archetype=request_))
+        doc = make_character(d100, 3, i, GenerationRequest(archetype=request_, derivation=1))
         for path in ("money.starting", "identity.age", "experience_modifier", "combat.strike_ranks.siz",
                      "combat.strike_ranks.dex"):
             lines = _explained(d100, doc, path)
@@ -357,7 +357,7 @@ def test_a_weapons_explanation_adds_up(d100):
     figure; its strike rank names the weapon's own SR."""
     from chargen.generate import GenerationRequest
 
-    doc = make_character(d100, 3, 1, GenerationRequest(archetype="bandit_chief"))
+    doc = make_character(d100, 3, 1, GenerationRequest(archetype="bandit_chief", derivation=1))
     sword = next(w for w in doc["weapons"] if w["id"] in ("broadsword", "scimitar"))
     lines = _explained(d100, doc, f"weapons.{sword['id']}.attack")
     parts = {ln.strip().rsplit(" ", 1)[0]: int(ln.strip().rsplit(" ", 1)[1]) for ln in lines[4:]

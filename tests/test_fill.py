@@ -72,7 +72,9 @@ def characters(renderer, armoury_renderer, archetypes) -> list[tuple[str, dict]]
     docs += [(f"below minimum {i}", doc) for i, doc in enumerate(below_minimum(renderer, d100))]
     for archetype in archetypes:
         docs += [(f"{archetype} {i}", doc) for i, doc in
-                 enumerate(pair(renderer, d100, 7, GenerationRequest(archetype=archetype)))]
+                 enumerate(pair(renderer, d100, 7, GenerationRequest(archetype=archetype, derivation=1)))]
+    # derivation 1: the pairs this test was built on. Under seed derivation 2 the sailors' second of a shape
+    # at seed 7 is a miss (laid out in full, so its bytes are right; the miss rate is bench_fill's measure)
     guard = docs[-1][1] if archetypes else pair(renderer, d100, 7, GenerationRequest(archetype="town_guard"))[1]
     for label, name in NAMES:
         doc = copy.deepcopy(guard)
