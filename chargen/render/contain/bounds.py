@@ -1,29 +1,25 @@
 """Bounds on what one template render may cost: templates are user input (``--template-dir``).
 
-The sandbox stops a template from reaching Python; these limits stop it from
-exhausting memory or running for ever. Every render gets a :class:`Budget`:
+The sandbox stops a template from reaching Python; these limits stop it from exhausting memory or
+running for ever. Every render gets a :class:`Budget`:
 
-* steps: each loop iteration, each call of a function, method, macro or filter,
-  and each item of a ``range`` made, costs one;
-* built: the characters (of a string) or items (of a list) each operator, filter
-  or call makes are counted, so values grown in a loop stop as well;
+* steps: each loop iteration, each call of a function, method, macro or filter, each ``range`` item, costs one;
+* built: the characters or items each operator, filter or call makes are counted (values grown in a loop stop);
 * each value an operator, filter or call makes (or is given to turn into text: not a
   loop's iterable, nor ``length``'s) has at most ``MAX_VALUE`` characters or items, counted
   through nested lists and dicts; widths and counts given to filters and methods likewise;
-* integers: a power or product of more than ``MAX_INT_BITS`` bits is refused;
-* a deadline (``MAX_SECONDS``), the backstop of the rest.
+* integers: a power or product of more than ``MAX_INT_BITS`` bits is refused; a deadline
+  (``MAX_SECONDS``), the backstop of the rest.
 
-The output is counted as it is generated (see :mod:`chargen.render.html`).
-The limits are generous: the built-in sheets stay far below every one of them
-(``tests/test_render_bounds.py`` checks that they stay below a tenth).
+The output is counted as it is generated (:mod:`chargen.render.html`). The built-in sheets stay
+below a tenth of every limit (``tests/test_render_bounds.py``).
 
 A render handed *n* characters (the encounter sheet's blocks, a page of cards,
 index.html's and the cover's rows) may spend *n* characters' worth (``PER_CHARACTER``,
 several times what the heaviest built-in template, the block, spends on one),
-never less than one render's limits above: chargen's own templates are never
-refused for the size of the batch it makes (index.html of 20,000 sheets, an
-encounter sheet of 1,000 blocks), and a hostile template is still stopped, at a
-bound proportional to the batch.
+never less than one render's limits above: chargen's own templates are never refused for the size
+of the batch it makes (index.html of 20,000 sheets, an encounter sheet of 1,000 blocks), and a
+hostile template is still stopped, at a bound proportional to the batch.
 """
 
 from __future__ import annotations
@@ -261,9 +257,7 @@ def _is_int(x: object) -> bool:
 
 
 # printf-style conversions: %(name)-08.3f and the like
-# A (key) stops at the next '%' as well as at ')', so each try ends where the next may begin (linear: a
-# key read to the text's end from every unclosed "%(" was quadratic); a key holding '%', which Python
-# would take, is refused (_KEY_WITH_PERCENT) rather than left uncounted.
+# A (key) ends at '%' as at ')': linear (read to the end from each "%(", quadratic); one holding '%' is refused
 _PERCENT = re.compile(r"%(?:\([^)%]*\))?[#0 +\-]*(\*|\d+)?(?:\.(\*|\d+))?[hlL]?[a-zA-Z%]", re.ASCII)
 _KEY_WITH_PERCENT = re.compile(r"%\([^)%]*%")
 
